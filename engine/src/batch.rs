@@ -1,0 +1,103 @@
+//! Inference over a whole episode: the online session run to the end, answering each
+//! question at its moment.
+
+use bip_episodes::{Action, ClassId, Episode};
+
+use crate::answer::{answer, Answer};
+use crate::error::EngineError;
+use crate::hypothesis::HypothesisConfig;
+use crate::inference::Inference;
+use crate::policy::Policy;
+use crate::posterior::{Posterior, RankedHypothesis};
+
+/// Options of batch inference.
+#[derive(Debug, Clone, Default)]
+pub struct BatchOptions {
+    /// The hypothesis space.
+    pub hypotheses: HypothesisConfig,
+    /// Record the posterior after every step, keeping this many top joint hypotheses
+    /// (`None`: no trace).
+    pub trace_top: Option<usize>,
+}
+
+/// The posterior at one step, for `--trace`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceStep {
+    /// Actions seen so far.
+    pub step: usize,
+    /// The action that led here (none at step 0).
+    pub action: Option<Action>,
+    /// Posterior over goals.
+    pub goals: Vec<(ClassId, f64)>,
+    /// The most probable joint hypotheses.
+    pub top: Vec<RankedHypothesis>,
+}
+
+/// Everything batch inference found about one episode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EpisodeInference {
+    /// One answer per question, in the episode's order.
+    pub answers: Vec<Answer>,
+    /// The posterior at every step, when asked for.
+    pub trace: Vec<TraceStep>,
+}
+
+/// Runs inference over `episode` with `policy`, answering every question after the
+/// number of actions it names.
+///
+/// # Errors
+/// As [`Inference::new`] and [`Inference::push`].
+pub fn infer_episode(
+    episode: &Episode,
+    policy: &dyn Policy,
+    options: &BatchOptions,
+) -> Result<EpisodeInference, EngineError> {
+    let goals = episode.goal_candidates();
+    let mut session = Inference::new(
+        &episode.world,
+        policy,
+        episode.initial_state(),
+        &goals,
+        &options.hypotheses,
+    )?;
+    let mut answers: Vec<Option<Answer>> = vec![None; episode.questions.len()];
+    let mut trace = Vec::new();
+    for step in 0..=episode.actions.len() {
+        if step > 0 {
+            session.push(&episode.actions[step - 1])?;
+        }
+        let posterior = session.posterior();
+        answer_due(episode, step, &posterior, &mut answers);
+        if let Some(top) = options.trace_top {
+            trace.push(TraceStep {
+                step,
+                action: step.checked_sub(1).map(|i| episode.actions[i]),
+                goals: posterior.goals(),
+                top: posterior.top(top),
+            });
+        }
+        let last_question = episode.questions.iter().map(|q| q.at).max().unwrap_or(0);
+        if options.trace_top.is_none() && step >= last_question {
+            break;
+        }
+    }
+    Ok(EpisodeInference {
+        // Every question's `at` is at most the number of actions (checked at load), so the
+        // loop above reached it.
+        answers: answers.into_iter().flatten().collect(),
+        trace,
+    })
+}
+
+fn answer_due(
+    episode: &Episode,
+    step: usize,
+    posterior: &Posterior<'_>,
+    answers: &mut [Option<Answer>],
+) {
+    for (question, slot) in episode.questions.iter().zip(answers) {
+        if question.at == step {
+            *slot = Some(answer(question, posterior));
+        }
+    }
+}

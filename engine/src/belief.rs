@@ -1,0 +1,196 @@
+//! What the agent thinks about where objects of one class are, and how seeing changes it.
+
+use bip_episodes::{ClassId, FurnitureId, Observation, World};
+
+/// The agent's belief about where an object of one class is.
+///
+/// Two parts: places it has *seen* holding such an object (`known`, certain), and a
+/// probability distribution over the places it has not ruled out (`weights`), used
+/// while `known` is empty. Seeing a place's whole contents either adds it to `known` or
+/// removes it from both parts; the distribution is then renormalised.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Belief {
+    known: Vec<FurnitureId>,
+    weights: Vec<f64>,
+}
+
+impl Belief {
+    /// No idea: every one of `places` equally likely.
+    pub fn uniform(places: usize) -> Self {
+        Self {
+            known: Vec::new(),
+            weights: vec![1.0 / places.max(1) as f64; places],
+        }
+    }
+
+    /// Thinks it is at `place` with probability `1 - leak`, the rest spread evenly, so that
+    /// finding `place` empty sends the agent's hope to the other places.
+    pub fn thinks_at(place: FurnitureId, places: usize, leak: f64) -> Self {
+        let mut belief = Self::uniform(places);
+        if places > 1 {
+            belief.weights.fill(leak / (places - 1) as f64);
+            belief.weights[place.index()] = 1.0 - leak;
+        }
+        belief
+    }
+
+    /// Updates from what the agent sees: for each place in view, an object of `class` is
+    /// either there (now known) or not (ruled out).
+    pub fn observe(&mut self, world: &World, class: ClassId, observation: &Observation) {
+        let mut changed = false;
+        for &place in &observation.visible {
+            let present = observation
+                .seen
+                .iter()
+                .any(|&(o, at)| at == place && world.object(o).class == class);
+            let known_at = self.known.binary_search(&place);
+            match (present, known_at) {
+                (true, Err(slot)) => self.known.insert(slot, place),
+                (false, Ok(slot)) => {
+                    self.known.remove(slot);
+                }
+                _ => {}
+            }
+            if self.weights[place.index()] != 0.0 {
+                self.weights[place.index()] = 0.0;
+                changed = true;
+            }
+        }
+        if changed {
+            let total: f64 = self.weights.iter().sum();
+            if total > 0.0 {
+                self.weights.iter_mut().for_each(|w| *w /= total);
+            }
+        }
+    }
+
+    /// Places seen holding an object of the class, in id order.
+    pub fn known(&self) -> &[FurnitureId] {
+        &self.known
+    }
+
+    /// Probability of each place among those not yet seen (all zero once every place has
+    /// been ruled out).
+    pub fn weights(&self) -> &[f64] {
+        &self.weights
+    }
+
+    /// How strongly the agent thinks an object of the class is at `place`: 1 for a place
+    /// it has seen one at; otherwise the unseen-place probability, or 0 once the agent knows
+    /// other places.
+    pub fn probability_at(&self, place: FurnitureId) -> f64 {
+        if self.known.contains(&place) {
+            1.0
+        } else if self.known.is_empty() {
+            self.weights[place.index()]
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether the agent thinks an object of the class is at `place`: more likely than not.
+    pub fn thinks_inside(&self, place: FurnitureId) -> bool {
+        self.probability_at(place) > 0.5
+    }
+
+    /// The place the agent thinks holds an object of the class (the first known one, or
+    /// the unseen place it gives more than even odds); `None` while it is undecided.
+    pub fn believed_place(&self) -> Option<FurnitureId> {
+        if let Some(&first) = self.known.first() {
+            return Some(first);
+        }
+        self.weights
+            .iter()
+            .position(|&w| w > 0.5)
+            .map(FurnitureId::new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bip_episodes::{Episode, State};
+
+    fn episode() -> Episode {
+        Episode::from_json(
+            r#"{"format": "bip-episode/1",
+                "world": {"rooms": ["kitchen", "hall"],
+                  "furniture": [
+                    {"id": "fridge", "room": "kitchen", "kind": "container"},
+                    {"id": "cabinet", "room": "kitchen", "kind": "container"},
+                    {"id": "table", "room": "kitchen", "kind": "surface"},
+                    {"id": "shelf", "room": "hall", "kind": "surface"}],
+                  "objects": [{"id": "plate_1", "at": "cabinet"}, {"id": "apple_1", "at": "fridge"}]},
+                "agent": {"name": "A", "start": "hall"}}"#,
+            "t",
+        )
+        .expect("valid")
+    }
+
+    fn seen_after(episode: &Episode, actions: &[&str]) -> Observation {
+        let mut state = State::initial(&episode.world, episode.agent.start);
+        for a in actions {
+            let (verb, target) = a.split_once(' ').expect("verb target");
+            let f = episode.world.furniture_by_name(target).expect("furniture");
+            let action = match verb {
+                "walk" => bip_episodes::Action::WalkTo(bip_episodes::Place::Furniture(f)),
+                _ => bip_episodes::Action::Open(f),
+            };
+            state.apply(&episode.world, &action).expect("possible");
+        }
+        state.observe(&episode.world)
+    }
+
+    #[test]
+    fn opening_a_container_without_the_object_rules_it_out() {
+        let e = episode();
+        let plate = e.world.class_by_name("plate").expect("class");
+        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let cabinet = e.world.furniture_by_name("cabinet").expect("cabinet");
+        let mut belief = Belief::thinks_at(fridge, 4, 0.1);
+        assert!(belief.thinks_inside(fridge));
+        belief.observe(
+            &e.world,
+            plate,
+            &seen_after(&e, &["walk fridge", "open fridge"]),
+        );
+        assert!(!belief.thinks_inside(fridge));
+        assert_eq!(belief.probability_at(fridge), 0.0);
+        // The table was in view too and held no plate; what is left is the cabinet and shelf.
+        assert!((belief.probability_at(cabinet) - 0.5).abs() < 1e-12);
+        assert!((belief.weights().iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn seeing_the_object_resolves_the_belief() {
+        let e = episode();
+        let plate = e.world.class_by_name("plate").expect("class");
+        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let cabinet = e.world.furniture_by_name("cabinet").expect("cabinet");
+        let mut belief = Belief::thinks_at(fridge, 4, 0.1);
+        belief.observe(
+            &e.world,
+            plate,
+            &seen_after(&e, &["walk cabinet", "open cabinet"]),
+        );
+        assert_eq!(belief.known(), &[cabinet]);
+        assert!(belief.thinks_inside(cabinet));
+        assert!(
+            !belief.thinks_inside(fridge),
+            "knowing where it is overrides the old guess"
+        );
+        assert_eq!(belief.believed_place(), Some(cabinet));
+        assert_eq!(Belief::uniform(4).believed_place(), None);
+    }
+
+    #[test]
+    fn a_closed_container_tells_nothing() {
+        let e = episode();
+        let apple = e.world.class_by_name("apple").expect("class");
+        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let mut belief = Belief::thinks_at(fridge, 4, 0.1);
+        belief.observe(&e.world, apple, &seen_after(&e, &["walk fridge"]));
+        assert!(belief.thinks_inside(fridge));
+        assert!(belief.known().is_empty());
+    }
+}

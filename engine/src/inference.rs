@@ -1,0 +1,311 @@
+//! Online Bayesian inverse planning: push actions one at a time, ask for posteriors at any
+//! moment. Batch inference over an episode is this session run to the end.
+
+use rayon::prelude::*;
+
+use bip_episodes::{Action, ClassId, Observation, State, World};
+
+use crate::belief::Belief;
+use crate::error::EngineError;
+use crate::hypothesis::{belief_hypotheses, BeliefHypothesis, Hypothesis, HypothesisConfig};
+use crate::policy::{Policy, Situation};
+use crate::posterior::Posterior;
+
+/// An inference session over one agent in one world.
+///
+/// Holds, for every joint hypothesis (goal class × starting belief about it), the log prior
+/// plus the log-likelihood of every action so far, and for every class and starting belief
+/// the belief as updated by everything the agent has seen. Each step costs the same
+/// whatever the number of steps before it.
+pub struct Inference<'a> {
+    world: &'a World,
+    policy: &'a dyn Policy,
+    state: State,
+    steps: usize,
+    belief_hypotheses: Vec<BeliefHypothesis>,
+    /// `beliefs[class][h]`: the current belief about `class` under starting belief `h`.
+    beliefs: Vec<Vec<Belief>>,
+    hypotheses: Vec<Hypothesis>,
+    log_weights: Vec<f64>,
+}
+
+impl<'a> Inference<'a> {
+    /// Starts a session: the agent stands at `state` and has seen what it sees there.
+    /// `goals` are the classes it may want (uniform prior).
+    pub fn new(
+        world: &'a World,
+        policy: &'a dyn Policy,
+        state: State,
+        goals: &[ClassId],
+        config: &HypothesisConfig,
+    ) -> Result<Self, EngineError> {
+        if !(config.belief_leak > 0.0 && config.belief_leak < 1.0) {
+            return Err(EngineError::InvalidParameter {
+                name: "belief leak",
+                value: config.belief_leak,
+                reason: "must lie strictly between 0 and 1",
+            });
+        }
+        if !(config.uninformed_weight.is_finite() && config.uninformed_weight >= 0.0) {
+            return Err(EngineError::InvalidParameter {
+                name: "uninformed weight",
+                value: config.uninformed_weight,
+                reason: "must be a finite number ≥ 0",
+            });
+        }
+        let belief_hypotheses = belief_hypotheses(world, config);
+        let places = world.furniture.len();
+        let beliefs = world
+            .class_ids()
+            .map(|_| {
+                belief_hypotheses
+                    .iter()
+                    .map(|h| h.start(places, config))
+                    .collect()
+            })
+            .collect();
+        let log_goal_prior = -(goals.len().max(1) as f64).ln();
+        let mut hypotheses = Vec::new();
+        let mut log_weights = Vec::new();
+        for &goal in goals {
+            for (belief, h) in belief_hypotheses.iter().enumerate() {
+                hypotheses.push(Hypothesis { goal, belief });
+                log_weights.push(log_goal_prior + h.log_prior);
+            }
+        }
+        let mut session = Self {
+            world,
+            policy,
+            state,
+            steps: 0,
+            belief_hypotheses,
+            beliefs,
+            hypotheses,
+            log_weights,
+        };
+        let first = session.state.observe(world);
+        session.observe(&first);
+        Ok(session)
+    }
+
+    /// Scores `action` under every hypothesis, applies it, and updates every belief with
+    /// what the agent then sees.
+    ///
+    /// # Errors
+    /// [`EngineError::ImpossibleAction`] (the session is unchanged) or
+    /// [`EngineError::NotANumber`] if the policy misbehaves.
+    pub fn push(&mut self, action: &Action) -> Result<(), EngineError> {
+        let world = self.world;
+        if let Err(why) = self.state.check(world, action) {
+            return Err(EngineError::ImpossibleAction {
+                step: self.steps,
+                action: action.describe(world),
+                reason: why.describe(world),
+            });
+        }
+        let log_likelihoods: Vec<f64> = self
+            .hypotheses
+            .par_iter()
+            .map(|h| {
+                let situation = Situation {
+                    world,
+                    state: &self.state,
+                    goal: h.goal,
+                    belief: &self.beliefs[h.goal.index()][h.belief],
+                };
+                self.policy.log_prob(&situation, action)
+            })
+            .collect();
+        if log_likelihoods.iter().any(|l| l.is_nan()) {
+            return Err(EngineError::NotANumber {
+                policy: self.policy.name().to_string(),
+                step: self.steps,
+                action: action.describe(world),
+            });
+        }
+        for (w, l) in self.log_weights.iter_mut().zip(&log_likelihoods) {
+            *w += l;
+        }
+        // `check` passed, so `apply` cannot fail.
+        let _ = self.state.apply(world, action);
+        self.steps += 1;
+        let seen = self.state.observe(world);
+        self.observe(&seen);
+        Ok(())
+    }
+
+    /// Updates every belief with an observation. [`push`](Self::push) does this with what
+    /// the agent sees after each action; simulators that know of more (a glimpse through a
+    /// door) may add it.
+    pub fn observe(&mut self, observation: &Observation) {
+        let world = self.world;
+        self.beliefs
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(class, beliefs)| {
+                for belief in beliefs {
+                    belief.observe(world, ClassId::new(class), observation);
+                }
+            });
+    }
+
+    /// How many actions have been pushed.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// The current true state.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The posterior now.
+    pub fn posterior(&self) -> Posterior<'_> {
+        Posterior::new(
+            self.world,
+            &self.belief_hypotheses,
+            &self.beliefs,
+            &self.hypotheses,
+            &self.log_weights,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::PlannerPolicy;
+    use bip_episodes::{Episode, Place};
+
+    fn corridor_episode(rounds: usize) -> Episode {
+        // The agent paces between two rooms many times: a long episode whose raw
+        // likelihood would underflow f64.
+        let mut actions = Vec::new();
+        for _ in 0..rounds {
+            actions.push(r#"{"walk_to": "hall"}"#);
+            actions.push(r#"{"walk_to": "kitchen"}"#);
+        }
+        Episode::from_json(
+            &format!(
+                r#"{{"format": "bip-episode/1",
+                    "world": {{"rooms": ["kitchen", "hall"],
+                      "furniture": [{{"id": "fridge", "room": "kitchen", "kind": "container"}},
+                                    {{"id": "shelf", "room": "hall", "kind": "surface"}}],
+                      "objects": [{{"id": "apple_1", "at": "fridge"}}, {{"id": "book_1", "at": "shelf"}}]}},
+                    "agent": {{"name": "A", "start": "kitchen"}},
+                    "actions": [{}]}}"#,
+                actions.join(",")
+            ),
+            "corridor",
+        )
+        .expect("valid")
+    }
+
+    #[test]
+    fn long_episodes_accumulate_in_log_space_without_nan() {
+        let e = corridor_episode(400);
+        let policy = PlannerPolicy::default();
+        let goals = e.goal_candidates();
+        let mut session = Inference::new(
+            &e.world,
+            &policy,
+            e.initial_state(),
+            &goals,
+            &HypothesisConfig::default(),
+        )
+        .expect("session");
+        for a in &e.actions {
+            session.push(a).expect("possible");
+        }
+        assert!(session.log_weights.iter().all(|w| !w.is_nan()));
+        assert!(
+            session.log_weights.iter().all(|w| *w < -700.0),
+            "800 steps drive every raw likelihood below f64's range"
+        );
+        let goals = session.posterior().goals();
+        let total: f64 = goals.iter().map(|(_, p)| p).sum();
+        assert!(
+            (total - 1.0).abs() < 1e-9,
+            "posterior still normalises: {total}"
+        );
+    }
+
+    #[test]
+    fn impossible_push_is_an_error_and_changes_nothing() {
+        let e = corridor_episode(1);
+        let policy = PlannerPolicy::default();
+        let goals = e.goal_candidates();
+        let mut session = Inference::new(
+            &e.world,
+            &policy,
+            e.initial_state(),
+            &goals,
+            &HypothesisConfig::default(),
+        )
+        .expect("session");
+        let before = session.log_weights.clone();
+        let kitchen = e.world.room_by_name("kitchen").expect("room");
+        let err = session
+            .push(&Action::WalkTo(Place::Room(kitchen)))
+            .unwrap_err();
+        assert!(
+            matches!(err, EngineError::ImpossibleAction { step: 0, .. }),
+            "{err}"
+        );
+        assert_eq!(session.log_weights, before);
+        assert_eq!(session.steps(), 0);
+    }
+
+    #[test]
+    fn thread_count_does_not_change_results() {
+        let e = corridor_episode(20);
+        let policy = PlannerPolicy::default();
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("pool");
+            pool.install(|| {
+                let goals = e.goal_candidates();
+                let mut session = Inference::new(
+                    &e.world,
+                    &policy,
+                    e.initial_state(),
+                    &goals,
+                    &HypothesisConfig::default(),
+                )
+                .expect("session");
+                for a in &e.actions {
+                    session.push(a).expect("possible");
+                }
+                session.log_weights.clone()
+            })
+        };
+        let one = run(1);
+        assert_eq!(one, run(4), "bit-identical across thread counts");
+    }
+
+    #[test]
+    fn invalid_leak_is_rejected() {
+        let e = corridor_episode(1);
+        let policy = PlannerPolicy::default();
+        let config = HypothesisConfig {
+            belief_leak: 1.5,
+            ..HypothesisConfig::default()
+        };
+        let result = Inference::new(
+            &e.world,
+            &policy,
+            e.initial_state(),
+            &e.goal_candidates(),
+            &config,
+        );
+        assert!(matches!(
+            result,
+            Err(EngineError::InvalidParameter {
+                name: "belief leak",
+                ..
+            })
+        ));
+    }
+}

@@ -1,0 +1,58 @@
+//! Bayesian inverse planning over bip episodes.
+//!
+//! The agent is assumed to want an object of some class (the *goal*) and to hold a
+//! [`Belief`] about where one is, which it updates from what it sees. A joint
+//! [`Hypothesis`] is a goal with a starting belief ([`InitialBelief`]: no idea, or "it is
+//! at X"). A [`Policy`] gives log P(action | goal, state, belief); the default is the
+//! symbolic [`PlannerPolicy`]. An [`Inference`] session accumulates, in log space, each
+//! hypothesis's prior plus the log-likelihood of every action, and its [`Posterior`] gives
+//! the probability of any claim about goals and beliefs. [`answer`] picks the option whose
+//! claim is most probable; [`infer_episode`] does all of this over a whole episode.
+//!
+//! ```
+//! use bip_episodes::{Episode, Proposition};
+//! use bip_engine::{infer_episode, BatchOptions, PlannerPolicy};
+//!
+//! // Mark walks past the table with the book on it, to the fridge.
+//! let episode = Episode::from_json(r#"{
+//!   "format": "bip-episode/1",
+//!   "world": {
+//!     "rooms": ["kitchen", "living_room"],
+//!     "furniture": [
+//!       {"id": "fridge", "room": "kitchen", "kind": "container"},
+//!       {"id": "table", "room": "living_room", "kind": "surface"}],
+//!     "objects": [{"id": "apple_1", "at": "fridge"}, {"id": "book_1", "at": "table"}]
+//!   },
+//!   "agent": {"name": "Mark", "start": "living_room"},
+//!   "actions": [{"walk_to": "kitchen"}, {"walk_to": "fridge"}],
+//!   "questions": [{"options": [{"goal": "book"}, {"goal": "apple"}], "expected": "b"}]
+//! }"#, "demo")?;
+//! let result = infer_episode(&episode, &PlannerPolicy::default(), &BatchOptions::default())?;
+//! let answer = &result.answers[0];
+//! assert_eq!(answer.choice, Some(1));
+//! assert!(answer.posterior[1] > 0.9);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+mod answer;
+mod batch;
+mod belief;
+mod error;
+mod hypothesis;
+mod inference;
+pub mod logprob;
+mod policy;
+mod posterior;
+pub mod report;
+
+pub use answer::{answer, Answer};
+pub use batch::{infer_episode, BatchOptions, EpisodeInference, TraceStep};
+pub use belief::Belief;
+pub use error::EngineError;
+pub use hypothesis::{
+    belief_hypotheses, BeliefHypothesis, Hypothesis, HypothesisConfig, InitialBelief,
+};
+pub use inference::Inference;
+pub use policy::{ActionCosts, PlannerPolicy, Policy, Situation, DEFAULT_BETA};
+pub use posterior::{Posterior, RankedHypothesis};

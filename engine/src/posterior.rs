@@ -1,0 +1,167 @@
+//! The posterior over joint hypotheses at one moment, and the probability of claims under it.
+
+use bip_episodes::{ClassId, FurnitureId, Proposition, World};
+
+use crate::belief::Belief;
+use crate::hypothesis::{BeliefHypothesis, Hypothesis, InitialBelief};
+use crate::logprob::{log_sum_exp, normalize};
+
+/// A snapshot of an [`Inference`](crate::Inference) session's posterior.
+pub struct Posterior<'a> {
+    world: &'a World,
+    belief_hypotheses: &'a [BeliefHypothesis],
+    beliefs: &'a [Vec<Belief>],
+    hypotheses: &'a [Hypothesis],
+    log_weights: &'a [f64],
+    log_total: f64,
+}
+
+/// One joint hypothesis with its posterior probability, for traces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankedHypothesis {
+    /// The wanted class.
+    pub goal: ClassId,
+    /// What the agent thought at the start.
+    pub initial: InitialBelief,
+    /// Where, under this hypothesis, the agent now thinks the goal object is (`None`: undecided).
+    pub now_thinks: Option<FurnitureId>,
+    /// Posterior probability.
+    pub probability: f64,
+}
+
+impl<'a> Posterior<'a> {
+    pub(crate) fn new(
+        world: &'a World,
+        belief_hypotheses: &'a [BeliefHypothesis],
+        beliefs: &'a [Vec<Belief>],
+        hypotheses: &'a [Hypothesis],
+        log_weights: &'a [f64],
+    ) -> Self {
+        Self {
+            world,
+            belief_hypotheses,
+            beliefs,
+            hypotheses,
+            log_weights,
+            log_total: log_sum_exp(log_weights),
+        }
+    }
+
+    /// Posterior probability of each candidate goal, in the order the goals were given.
+    pub fn goals(&self) -> Vec<(ClassId, f64)> {
+        let mut goals: Vec<(ClassId, Vec<f64>)> = Vec::new();
+        for (h, &w) in self.hypotheses.iter().zip(self.log_weights) {
+            match goals.iter_mut().find(|(g, _)| *g == h.goal) {
+                Some((_, ws)) => ws.push(w),
+                None => goals.push((h.goal, vec![w])),
+            }
+        }
+        goals
+            .into_iter()
+            .map(|(g, ws)| (g, (log_sum_exp(&ws) - self.log_total).exp()))
+            .map(|(g, p)| (g, if p.is_nan() { 0.0 } else { p }))
+            .collect()
+    }
+
+    /// The `count` most probable joint hypotheses, most probable first (ties keep their
+    /// enumeration order).
+    pub fn top(&self, count: usize) -> Vec<RankedHypothesis> {
+        let probabilities = normalize(self.log_weights);
+        let mut order: Vec<usize> = (0..self.hypotheses.len()).collect();
+        order.sort_by(|&a, &b| probabilities[b].total_cmp(&probabilities[a]));
+        order
+            .into_iter()
+            .take(count)
+            .map(|i| {
+                let h = self.hypotheses[i];
+                RankedHypothesis {
+                    goal: h.goal,
+                    initial: self.belief_hypotheses[h.belief].initial,
+                    now_thinks: self.beliefs[h.goal.index()][h.belief].believed_place(),
+                    probability: probabilities[i],
+                }
+            })
+            .collect()
+    }
+
+    /// log P(every proposition in `all` holds) under the posterior.
+    ///
+    /// Beliefs about the wanted class are part of each hypothesis; a belief about another
+    /// class does not affect the agent's actions, so it has its prior probability, updated
+    /// only by what the agent has seen.
+    pub fn log_probability(&self, all: &[Proposition]) -> f64 {
+        let terms: Vec<f64> = self
+            .hypotheses
+            .iter()
+            .zip(self.log_weights)
+            .map(|(h, w)| w + self.log_probability_given(all, h))
+            .collect();
+        log_sum_exp(&terms) - self.log_total
+    }
+
+    /// P(`about` | `given`), or `None` when `given` has probability zero.
+    pub fn conditional(&self, about: Proposition, given: Option<Proposition>) -> Option<f64> {
+        let Some(given) = given else {
+            return Some(self.log_probability(&[about]).exp());
+        };
+        let log_given = self.log_probability(&[given]);
+        if log_given == f64::NEG_INFINITY {
+            return None;
+        }
+        Some(
+            (self.log_probability(&[about, given]) - log_given)
+                .exp()
+                .min(1.0),
+        )
+    }
+
+    fn log_probability_given(&self, all: &[Proposition], h: &Hypothesis) -> f64 {
+        let mut other_classes: Vec<ClassId> = Vec::new();
+        for p in all {
+            match *p {
+                Proposition::Goal(c) if c != h.goal => return f64::NEG_INFINITY,
+                Proposition::Goal(_) => {}
+                Proposition::Belief { class, .. } if class == h.goal => {
+                    if !holds(&self.beliefs[class.index()][h.belief], p) {
+                        return f64::NEG_INFINITY;
+                    }
+                }
+                Proposition::Belief { class, .. } => {
+                    if !other_classes.contains(&class) {
+                        other_classes.push(class);
+                    }
+                }
+            }
+        }
+        other_classes
+            .into_iter()
+            .map(|class| {
+                let terms: Vec<f64> = self
+                    .belief_hypotheses
+                    .iter()
+                    .zip(&self.beliefs[class.index()])
+                    .filter(|(_, belief)| {
+                        all.iter().all(|p| match p {
+                            Proposition::Belief { class: c, .. } if *c == class => holds(belief, p),
+                            _ => true,
+                        })
+                    })
+                    .map(|(hypothesis, _)| hypothesis.log_prior)
+                    .collect();
+                log_sum_exp(&terms)
+            })
+            .sum()
+    }
+
+    /// The world the posterior is about.
+    pub fn world(&self) -> &World {
+        self.world
+    }
+}
+
+fn holds(belief: &Belief, proposition: &Proposition) -> bool {
+    match *proposition {
+        Proposition::Belief { place, inside, .. } => belief.thinks_inside(place) == inside,
+        Proposition::Goal(_) => true,
+    }
+}

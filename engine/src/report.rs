@@ -1,0 +1,201 @@
+//! Machine-readable results of inference: the `--json` document of `bip infer`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use bip_episodes::{option_letter, Episode, World};
+
+use crate::answer::Answer;
+use crate::batch::{EpisodeInference, TraceStep};
+use crate::hypothesis::InitialBelief;
+
+/// The whole report: `{"episodes": [...], "summary": {...}}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// One entry per episode, in input order.
+    pub episodes: Vec<EpisodeReport>,
+    /// Counts over all questions.
+    pub summary: Summary,
+}
+
+/// Counts over all questions of a report.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    /// Questions answered.
+    pub questions: usize,
+    /// Questions with an expected answer.
+    pub with_expected: usize,
+    /// Of those, answered as expected.
+    pub correct: usize,
+    /// Questions left unanswered because the options tied.
+    pub ties: usize,
+}
+
+/// Results for one episode.
+#[derive(Debug, Clone, Serialize)]
+pub struct EpisodeReport {
+    /// Episode id.
+    pub id: String,
+    /// Where it was read from, when it came from a file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The policy that scored the actions.
+    pub policy: String,
+    /// One entry per question.
+    pub questions: Vec<QuestionReport>,
+    /// The posterior step by step, when traced.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trace: Vec<TraceReport>,
+}
+
+/// The answer to one question.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuestionReport {
+    /// Question id.
+    pub id: String,
+    /// Its label (e.g. MMToM type), if any.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Actions seen when asked.
+    pub at: usize,
+    /// The chosen option's letter; `null` on a tie.
+    pub answer: Option<String>,
+    /// Option letter → probability normalised over the options.
+    pub posterior: BTreeMap<String, f64>,
+    /// Option letter → P(claim | condition), `null` when the condition is impossible.
+    pub probability: BTreeMap<String, Option<f64>>,
+    /// Best minus runner-up normalised probability.
+    pub margin: f64,
+    /// The expected letter, if known.
+    pub expected: Option<String>,
+    /// Whether `answer` equals `expected`; `null` without an expectation.
+    pub correct: Option<bool>,
+}
+
+/// The posterior after one step.
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceReport {
+    /// Actions seen.
+    pub step: usize,
+    /// The action that led here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// Goal class → posterior probability.
+    pub goals: BTreeMap<String, f64>,
+    /// The most probable joint hypotheses.
+    pub top: Vec<HypothesisReport>,
+}
+
+/// One joint hypothesis in a trace.
+#[derive(Debug, Clone, Serialize)]
+pub struct HypothesisReport {
+    /// Wanted class.
+    pub goal: String,
+    /// Starting belief: the furniture the agent thought holds it, or `null` for no idea.
+    pub initially_thought: Option<String>,
+    /// Where the agent now thinks it is; `null` while undecided.
+    pub now_thinks: Option<String>,
+    /// Posterior probability.
+    pub probability: f64,
+}
+
+impl EpisodeReport {
+    /// Builds the report of `inference` over `episode`.
+    pub fn new(
+        episode: &Episode,
+        inference: &EpisodeInference,
+        policy: &str,
+        source: Option<String>,
+    ) -> Self {
+        Self {
+            id: episode.id.clone(),
+            source,
+            policy: policy.to_string(),
+            questions: episode
+                .questions
+                .iter()
+                .zip(&inference.answers)
+                .map(|(q, a)| question_report(q, a))
+                .collect(),
+            trace: inference
+                .trace
+                .iter()
+                .map(|s| trace_report(&episode.world, s))
+                .collect(),
+        }
+    }
+}
+
+impl Report {
+    /// Gathers episode reports and counts their answers.
+    pub fn new(episodes: Vec<EpisodeReport>) -> Self {
+        let mut summary = Summary::default();
+        for q in episodes.iter().flat_map(|e| &e.questions) {
+            summary.questions += 1;
+            summary.ties += usize::from(q.answer.is_none());
+            if let Some(correct) = q.correct {
+                summary.with_expected += 1;
+                summary.correct += usize::from(correct);
+            }
+        }
+        Self { episodes, summary }
+    }
+
+    /// The report as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        // Maps with string keys and finite or null numbers always serialise.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+fn question_report(question: &bip_episodes::Question, answer: &Answer) -> QuestionReport {
+    let answer_letter = answer.choice.map(option_letter);
+    let expected = question.expected.map(option_letter);
+    QuestionReport {
+        id: question.id.clone(),
+        label: question.label.clone(),
+        at: question.at,
+        correct: expected.as_ref().map(|e| answer_letter.as_ref() == Some(e)),
+        answer: answer_letter,
+        posterior: answer
+            .posterior
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (option_letter(i), *p))
+            .collect(),
+        probability: answer
+            .probabilities
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (option_letter(i), *p))
+            .collect(),
+        margin: answer.margin,
+        expected,
+    }
+}
+
+fn trace_report(world: &World, step: &TraceStep) -> TraceReport {
+    TraceReport {
+        step: step.step,
+        action: step.action.map(|a| a.describe(world)),
+        goals: step
+            .goals
+            .iter()
+            .map(|(c, p)| (world.class_name(*c).to_string(), *p))
+            .collect(),
+        top: step
+            .top
+            .iter()
+            .map(|h| HypothesisReport {
+                goal: world.class_name(h.goal).to_string(),
+                initially_thought: match h.initial {
+                    InitialBelief::Uninformed => None,
+                    InitialBelief::ThinksAt(f) => Some(world.furniture(f).name.clone()),
+                },
+                now_thinks: h.now_thinks.map(|f| world.furniture(f).name.clone()),
+                probability: h.probability,
+            })
+            .collect(),
+    }
+}

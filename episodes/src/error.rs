@@ -1,0 +1,93 @@
+//! Errors from reading and validating episodes.
+
+use thiserror::Error;
+
+/// Why an episode could not be read. Every variant names where the problem is.
+#[derive(Debug, Error, PartialEq)]
+#[non_exhaustive]
+pub enum EpisodeError {
+    /// The text is not valid JSON or does not have the episode's shape.
+    #[error("line {line}, column {column}: {message}")]
+    Json {
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+        /// What serde found wrong.
+        message: String,
+    },
+    /// The `format` field is missing or names another format.
+    #[error("format: expected \"{expected}\", found {found}")]
+    Format {
+        /// The supported format.
+        expected: &'static str,
+        /// What the file says.
+        found: String,
+    },
+    /// A field refers to something the world does not have.
+    #[error("{field}: unknown {kind} \"{value}\"")]
+    UnknownId {
+        /// JSON path of the field, e.g. `actions[3].open`.
+        field: String,
+        /// What kind of thing was expected ("room", "furniture", ...).
+        kind: &'static str,
+        /// The offending value.
+        value: String,
+    },
+    /// Two things share one id.
+    #[error("{field}: id \"{value}\" is already used by {other}")]
+    DuplicateId {
+        /// JSON path of the second use.
+        field: String,
+        /// The repeated id.
+        value: String,
+        /// The first use.
+        other: String,
+    },
+    /// A value is well-formed but not allowed.
+    #[error("{field}: \"{value}\" {reason}")]
+    Invalid {
+        /// JSON path of the field.
+        field: String,
+        /// The offending value.
+        value: String,
+        /// Why it is not allowed.
+        reason: String,
+    },
+    /// An action that cannot happen in the state the earlier actions led to.
+    #[error("actions[{index}] ({action}): impossible: {reason}")]
+    ImpossibleAction {
+        /// Position in `actions`.
+        index: usize,
+        /// The action as written.
+        action: String,
+        /// Why it cannot happen.
+        reason: String,
+    },
+}
+
+impl EpisodeError {
+    pub(crate) fn invalid(
+        field: impl Into<String>,
+        value: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Self::Invalid {
+            field: field.into(),
+            value: value.into(),
+            reason: reason.into(),
+        }
+    }
+
+    pub(crate) fn unknown(
+        field: impl Into<String>,
+        kind: &'static str,
+        value: impl Into<String>,
+    ) -> Self {
+        Self::UnknownId {
+            field: field.into(),
+            kind,
+            value: value.into(),
+        }
+    }
+}

@@ -1,0 +1,180 @@
+use super::*;
+
+/// A valid episode as a JSON value, for tests to break one field at a time.
+fn valid() -> serde_json::Value {
+    serde_json::json!({
+        "format": "bip-episode/1",
+        "world": {
+            "rooms": ["kitchen", "living_room"],
+            "doors": [["kitchen", "living_room"]],
+            "furniture": [
+                {"id": "fridge", "room": "kitchen", "kind": "container"},
+                {"id": "kitchen_table", "room": "kitchen", "kind": "surface"},
+                {"id": "sofa", "room": "living_room", "kind": "surface"}
+            ],
+            "objects": [
+                {"id": "apple_1", "at": "fridge"},
+                {"id": "apple_2", "at": "sofa"},
+                {"id": "book", "at": "kitchen_table"}
+            ]
+        },
+        "agent": {"name": "Ann", "start": "living_room"},
+        "actions": [{"walk_to": "fridge"}, {"open": "fridge"}, {"grab": "apple_1"}],
+        "questions": [{
+            "options": [{"goal": "apple"}, {"goal": "book"}],
+            "expected": "a"
+        }]
+    })
+}
+
+fn read(value: &serde_json::Value) -> Result<Episode, EpisodeError> {
+    Episode::from_json(&value.to_string(), "test")
+}
+
+fn error_of(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut value = valid();
+    edit(&mut value);
+    read(&value)
+        .expect_err("edited episode must be rejected")
+        .to_string()
+}
+
+#[test]
+fn valid_episode_reads_with_classes_from_ids() {
+    let e = read(&valid()).expect("valid");
+    assert_eq!(e.id, "test");
+    assert_eq!(e.world.classes, vec!["apple", "book"]);
+    assert_eq!(e.actions.len(), 3);
+    assert_eq!(
+        e.questions[0].at, 3,
+        "a question defaults to the end of the episode"
+    );
+    assert_eq!(e.questions[0].expected, Some(0));
+}
+
+#[test]
+fn episode_survives_a_round_trip_through_json() {
+    let e = read(&valid()).expect("valid");
+    let again = Episode::from_json(&e.to_json(), "other").expect("re-read");
+    assert_eq!(again.to_json(), e.to_json());
+    assert_eq!(again.id, "test");
+}
+
+#[test]
+fn malformed_json_names_line_and_column() {
+    let e = Episode::from_json("{\n  \"format\": \"bip-episode/1\",\n  oops\n}", "t").unwrap_err();
+    assert!(matches!(e, EpisodeError::Json { line: 3, .. }), "{e}");
+}
+
+#[test]
+fn wrong_format_is_named() {
+    let msg = error_of(|v| v["format"] = "bip-episode/9".into());
+    assert!(
+        msg.contains("format") && msg.contains("bip-episode/9"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn unknown_ids_name_field_and_value() {
+    let msg = error_of(|v| v["actions"][0] = serde_json::json!({"walk_to": "garage"}));
+    assert_eq!(
+        msg,
+        "actions[0].walk_to: unknown room or furniture \"garage\""
+    );
+    let msg = error_of(|v| v["world"]["furniture"][0]["room"] = "attic".into());
+    assert_eq!(msg, "world.furniture[0].room: unknown room \"attic\"");
+    let msg = error_of(|v| v["questions"][0]["options"][1]["goal"] = "piano".into());
+    assert_eq!(
+        msg,
+        "questions[0].options[1].goal: unknown object class \"piano\""
+    );
+}
+
+#[test]
+fn duplicate_ids_are_rejected() {
+    let msg = error_of(|v| v["world"]["objects"][1]["id"] = "fridge".into());
+    assert!(
+        msg.starts_with("world.objects[1].id: id \"fridge\" is already used"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn object_lying_in_a_room_is_rejected() {
+    let msg = error_of(|v| v["world"]["objects"][0]["at"] = "kitchen".into());
+    assert!(
+        msg.starts_with("world.objects[0].at: \"kitchen\" is a room"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn opening_a_surface_is_impossible() {
+    let msg = error_of(|v| {
+        v["actions"] = serde_json::json!([{"walk_to": "kitchen_table"}, {"open": "kitchen_table"}]);
+    });
+    assert_eq!(
+        msg,
+        "actions[1] (open kitchen_table): impossible: kitchen_table is a surface, not a container"
+    );
+}
+
+#[test]
+fn grabbing_what_is_elsewhere_or_shut_away_is_impossible() {
+    let msg =
+        error_of(|v| v["actions"] = serde_json::json!([{"walk_to": "fridge"}, {"grab": "book"}]));
+    assert!(msg.contains("book is not where the agent is"), "{msg}");
+    let msg = error_of(|v| {
+        v["actions"] = serde_json::json!([{"walk_to": "fridge"}, {"grab": "apple_1"}])
+    });
+    assert!(
+        msg.contains("apple_1 is inside fridge, which is closed"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn question_after_the_end_is_rejected() {
+    let msg = error_of(|v| v["questions"][0]["at"] = 4.into());
+    assert_eq!(
+        msg,
+        "questions[0].at: \"4\" is after the end of the episode (3 actions)"
+    );
+}
+
+#[test]
+fn expected_letter_must_name_an_option() {
+    let msg = error_of(|v| v["questions"][0]["expected"] = "c".into());
+    assert!(msg.starts_with("questions[0].expected: \"c\""), "{msg}");
+}
+
+#[test]
+fn unreachable_rooms_and_bad_distances_are_rejected() {
+    let msg = error_of(|v| v["world"]["doors"] = serde_json::json!([]));
+    assert!(msg.contains("cannot be reached"), "{msg}");
+    let msg = error_of(|v| {
+        v["world"]["doors"] =
+            serde_json::json!([{"between": ["kitchen", "living_room"], "distance": -1}]);
+    });
+    assert!(msg.starts_with("world.doors[0].distance"), "{msg}");
+}
+
+#[test]
+fn option_needs_exactly_one_claim() {
+    let msg = error_of(|v| {
+        v["questions"][0]["options"][0] = serde_json::json!({
+            "goal": "apple",
+            "belief": {"object": "apple", "container": "fridge", "inside": true}
+        });
+    });
+    assert!(msg.contains("has both"), "{msg}");
+}
+
+#[test]
+fn default_class_strips_instance_numbers_only() {
+    assert_eq!(default_class("apple_2"), "apple");
+    assert_eq!(default_class("kitchen_cabinet_10"), "kitchen_cabinet");
+    assert_eq!(default_class("remote_control"), "remote_control");
+    assert_eq!(default_class("_1"), "_1");
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, unit, integration and doc tests of every crate.
+# Later additions (fetching the SmolLM2 weights for the LM tests) belong here too, so that
+# this one command stays the whole suite on a fresh machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo test --workspace --locked

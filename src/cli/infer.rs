@@ -1,0 +1,90 @@
+//! `bip infer`: answer every question of every episode given.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+
+use bip::engine::report::{EpisodeReport, Report};
+use bip::engine::{infer_episode, BatchOptions, PlannerPolicy, Policy, DEFAULT_BETA};
+use bip::io::{read_episode, write_atomically};
+
+use super::render;
+
+/// Which model of the agent scores its actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PolicyKind {
+    /// Symbolic Boltzmann-rational belief-space planner (no weights).
+    Planner,
+}
+
+/// Arguments of `bip infer`.
+#[derive(Debug, Args)]
+pub struct InferArgs {
+    /// Episode files (`bip-episode/1` JSON).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print one JSON document instead of tables.
+    #[arg(long)]
+    json: bool,
+    /// Model of the agent.
+    #[arg(long, value_enum, default_value_t = PolicyKind::Planner)]
+    policy: PolicyKind,
+    /// Rationality of the planner: 0 acts at random, larger is closer to optimal.
+    #[arg(long, default_value_t = DEFAULT_BETA, allow_negative_numbers = true)]
+    beta: f64,
+    /// Show the posterior over goals and beliefs after every step.
+    #[arg(long)]
+    trace: bool,
+    /// How many joint hypotheses the trace lists per step.
+    #[arg(long, default_value_t = 5, requires = "trace")]
+    trace_top: usize,
+    /// Write the output to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Exit with status 1 unless every question with an expected answer is answered as expected.
+    #[arg(long)]
+    check: bool,
+}
+
+/// Runs `bip infer`.
+pub fn run(args: &InferArgs) -> anyhow::Result<ExitCode> {
+    let policy: Box<dyn Policy> = match args.policy {
+        PolicyKind::Planner => Box::new(PlannerPolicy::new(args.beta).context("invalid --beta")?),
+    };
+    let options = BatchOptions {
+        trace_top: args.trace.then_some(args.trace_top),
+        ..BatchOptions::default()
+    };
+    let mut episodes = Vec::with_capacity(args.files.len());
+    let mut reports = Vec::with_capacity(args.files.len());
+    for path in &args.files {
+        let episode = read_episode(path)?;
+        let inference = infer_episode(&episode, policy.as_ref(), &options)
+            .with_context(|| format!("{}: inference failed", path.display()))?;
+        reports.push(EpisodeReport::new(
+            &episode,
+            &inference,
+            policy.name(),
+            Some(path.display().to_string()),
+        ));
+        episodes.push(episode);
+    }
+    let report = Report::new(reports);
+    let text = if args.json {
+        report.to_json() + "\n"
+    } else {
+        render::report(&episodes, &report)
+    };
+    match &args.output {
+        Some(path) => write_atomically(path, text.as_bytes())?,
+        None => print!("{text}"),
+    }
+    let all_correct = report.summary.correct == report.summary.with_expected;
+    Ok(if args.check && !all_correct {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,79 @@
+//! Human-readable tables for `bip infer`.
+
+use std::fmt::Write;
+
+use bip::engine::report::Report;
+use bip::episodes::Episode;
+
+/// Renders the report as text, one block per episode and question.
+pub fn report(episodes: &[Episode], report: &Report) -> String {
+    let mut out = String::new();
+    for (episode, e) in episodes.iter().zip(&report.episodes) {
+        let source = e.source.as_deref().unwrap_or("-");
+        let _ = writeln!(out, "{} ({source}), policy {}", e.id, e.policy);
+        for step in &e.trace {
+            let mut goals: Vec<(&String, &f64)> = step.goals.iter().collect();
+            goals.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
+            let goals: Vec<String> = goals
+                .iter()
+                .take(4)
+                .map(|(g, p)| format!("{g} {p:.3}"))
+                .collect();
+            let action = step.action.as_deref().unwrap_or("(start)");
+            let _ = writeln!(
+                out,
+                "  step {:>2}  {action:<28} goals: {}",
+                step.step,
+                goals.join(", ")
+            );
+            for h in &step.top {
+                let _ = writeln!(
+                    out,
+                    "            {:.3}  wants {}, thought {}, now thinks {}",
+                    h.probability,
+                    h.goal,
+                    h.initially_thought.as_deref().unwrap_or("(no idea)"),
+                    h.now_thinks.as_deref().unwrap_or("(undecided)"),
+                );
+            }
+        }
+        for (question, q) in episode.questions.iter().zip(&e.questions) {
+            let label = q
+                .label
+                .as_deref()
+                .map(|l| format!(" [{l}]"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  {}{label} after {} actions", q.id, q.at);
+            if let Some(text) = &question.text {
+                let _ = writeln!(out, "    {text}");
+            }
+            for (i, ((letter, p), option)) in q.posterior.iter().zip(&question.options).enumerate()
+            {
+                let chosen = if q.answer.as_deref() == Some(letter) {
+                    "→"
+                } else {
+                    " "
+                };
+                let text = option
+                    .text
+                    .clone()
+                    .unwrap_or_else(|| format!("option {}", i + 1));
+                let _ = writeln!(out, "    {chosen} {letter}  {p:.3}  {text}");
+            }
+            let verdict = match (&q.answer, &q.expected, q.correct) {
+                (None, _, _) => "tie: no answer".to_string(),
+                (Some(a), Some(x), Some(true)) => format!("answer {a}, expected {x}: correct"),
+                (Some(a), Some(x), _) => format!("answer {a}, expected {x}: WRONG"),
+                (Some(a), None, _) => format!("answer {a}"),
+            };
+            let _ = writeln!(out, "    {verdict}, margin {:.3}", q.margin);
+        }
+    }
+    let s = &report.summary;
+    let _ = writeln!(
+        out,
+        "{} questions, {} with expected answers, {} correct, {} ties",
+        s.questions, s.with_expected, s.correct, s.ties
+    );
+    out
+}

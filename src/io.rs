@@ -1,0 +1,103 @@
+//! Reading episode files and writing outputs safely.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use bip_episodes::{Episode, EpisodeError};
+
+/// Why a file could not be read or written; always names the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum IoError {
+    /// The file system refused.
+    #[error("{path}: {source}")]
+    File {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The file is not a valid episode.
+    #[error("{path}: {source}")]
+    Episode {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        source: EpisodeError,
+    },
+}
+
+/// Reads and validates one `bip-episode/1` file; an episode without an id takes the file stem.
+///
+/// # Errors
+/// [`IoError`] naming the file, and inside it the field or line at fault.
+pub fn read_episode(path: &Path) -> Result<Episode, IoError> {
+    let text = fs::read_to_string(path).map_err(|source| IoError::File {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Episode::from_json(&text, &stem).map_err(|source| IoError::Episode {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Writes `contents` to `path` through a temporary file in the same folder and a rename,
+/// so that `path` never holds half an output.
+///
+/// # Errors
+/// [`IoError::File`] naming the file.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), IoError> {
+    let error = |source| IoError::File {
+        path: path.display().to_string(),
+        source,
+    };
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = fs::File::create(&temporary).and_then(|mut f| {
+        f.write_all(contents)?;
+        f.sync_all()
+    });
+    if let Err(e) = written.and_then(|()| fs::rename(&temporary, path)) {
+        let _ = fs::remove_file(&temporary);
+        return Err(error(e));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_the_file_and_leaves_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("bip-io-{}", std::process::id()));
+        fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("out.json");
+        write_atomically(&path, b"one").expect("write");
+        write_atomically(&path, b"two").expect("rewrite");
+        assert_eq!(fs::read_to_string(&path).expect("read"), "two");
+        let leftovers = fs::read_dir(&dir).expect("list").count();
+        assert_eq!(leftovers, 1);
+        fs::remove_dir_all(&dir).expect("clean");
+    }
+
+    #[test]
+    fn unwritable_destination_is_an_error_naming_it() {
+        let path = Path::new("/nonexistent-bip-folder/out.json");
+        let e = write_atomically(path, b"x").unwrap_err();
+        assert!(e.to_string().contains("/nonexistent-bip-folder/out.json"));
+    }
+}

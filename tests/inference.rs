@@ -1,0 +1,84 @@
+//! The library facade used as an embedding program would.
+
+use bip::engine::{infer_episode, BatchOptions, Inference, PlannerPolicy};
+use bip::episodes::Proposition;
+
+use crate::util::examples;
+
+#[test]
+fn online_session_matches_batch_inference_on_every_example() {
+    let policy = PlannerPolicy::default();
+    for path in examples() {
+        let episode = bip::io::read_episode(&path).expect("example reads");
+        let batch = infer_episode(&episode, &policy, &BatchOptions::default()).expect("batch");
+        let goals = episode.goal_candidates();
+        let mut session = Inference::new(
+            &episode.world,
+            &policy,
+            episode.initial_state(),
+            &goals,
+            &Default::default(),
+        )
+        .expect("session");
+        for step in 0..=episode.actions.len() {
+            if step > 0 {
+                session.push(&episode.actions[step - 1]).expect("possible");
+            }
+            for (q, expected) in episode.questions.iter().zip(&batch.answers) {
+                if q.at == step {
+                    let online = bip::engine::answer(q, &session.posterior());
+                    assert_eq!(&online, expected, "{} {}", episode.id, q.id);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn goal_and_belief_probabilities_are_coherent() {
+    let policy = PlannerPolicy::default();
+    for path in examples() {
+        let episode = bip::io::read_episode(&path).expect("example reads");
+        let goals = episode.goal_candidates();
+        let mut session = Inference::new(
+            &episode.world,
+            &policy,
+            episode.initial_state(),
+            &goals,
+            &Default::default(),
+        )
+        .expect("session");
+        for action in &episode.actions {
+            session.push(action).expect("possible");
+        }
+        let posterior = session.posterior();
+        let total: f64 = posterior.goals().iter().map(|(_, p)| p).sum();
+        assert!(
+            (total - 1.0).abs() < 1e-9,
+            "{}: goals sum to {total}",
+            episode.id
+        );
+        // "Thinks inside" and "thinks not inside" are complementary under any goal.
+        for (goal, _) in posterior.goals() {
+            for place in episode.world.furniture_ids() {
+                let claim = |inside| Proposition::Belief {
+                    class: goal,
+                    place,
+                    inside,
+                };
+                let given = Some(Proposition::Goal(goal));
+                let yes = posterior
+                    .conditional(claim(true), given)
+                    .expect("goal has mass");
+                let no = posterior
+                    .conditional(claim(false), given)
+                    .expect("goal has mass");
+                assert!(
+                    (yes + no - 1.0).abs() < 1e-9,
+                    "{}: {yes} + {no}",
+                    episode.id
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! Integration tests of bip as a whole: the command line and the library facade.
+
+mod cli;
+mod inference;
+mod util;

@@ -1,0 +1,75 @@
+//! Helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The repository root (where `episodes/examples/` is).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every shipped example episode, sorted.
+pub fn examples() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("episodes/examples"))
+        .expect("episodes/examples exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs the `bip` binary with `args`.
+pub fn bip<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    Command::new(env!("CARGO_BIN_EXE_bip"))
+        .args(args)
+        .output()
+        .expect("bip runs")
+}
+
+/// Standard output as JSON.
+pub fn json(output: &Output) -> serde_json::Value {
+    assert!(
+        output.status.success(),
+        "bip failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+}
+
+/// A folder that is removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A new empty folder under the system temporary directory.
+    pub fn new() -> Self {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::SeqCst);
+        let path = std::env::temp_dir().join(format!("bip-test-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&path).expect("temp dir");
+        Self(path)
+    }
+
+    /// Writes `contents` to `name` inside the folder and returns its path.
+    pub fn write(&self, name: &str, contents: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("write fixture");
+        path
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
