@@ -93,6 +93,38 @@ impl Belief {
         self.probability_at(place) > 0.5
     }
 
+    /// The agent's own probability that an object of the class is where every condition
+    /// says: `(place, true)` "is at place", `(place, false)` "is not at place".
+    ///
+    /// Places the agent has seen one at are certain; otherwise the object is taken to be at
+    /// exactly one unseen place, drawn from the belief, or nowhere once every place is
+    /// ruled out.
+    pub fn probability_of(&self, conditions: &[(FurnitureId, bool)]) -> f64 {
+        let at = |place: usize| {
+            conditions
+                .iter()
+                .all(|&(p, inside)| (p.index() == place) == inside)
+        };
+        if !self.known.is_empty() {
+            let all = conditions
+                .iter()
+                .all(|&(p, inside)| self.known.contains(&p) == inside);
+            return if all { 1.0 } else { 0.0 };
+        }
+        let total: f64 = self.weights.iter().sum();
+        if total <= 0.0 {
+            let nowhere = conditions.iter().all(|&(_, inside)| !inside);
+            return if nowhere { 1.0 } else { 0.0 };
+        }
+        self.weights
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| at(i))
+            .map(|(_, w)| w)
+            .sum::<f64>()
+            .min(1.0)
+    }
+
     /// The place the agent thinks holds an object of the class (the first known one, or
     /// the unseen place it gives more than even odds); `None` while it is undecided.
     pub fn believed_place(&self) -> Option<FurnitureId> {
@@ -192,5 +224,24 @@ mod tests {
         belief.observe(&e.world, apple, &seen_after(&e, &["walk fridge"]));
         assert!(belief.thinks_inside(fridge));
         assert!(belief.known().is_empty());
+    }
+
+    #[test]
+    fn probability_of_treats_the_object_as_in_one_place() {
+        let fridge = FurnitureId(0);
+        let cabinet = FurnitureId(1);
+        let belief = Belief::thinks_at(fridge, 4, 0.3);
+        assert!((belief.probability_of(&[(fridge, true)]) - 0.7).abs() < 1e-12);
+        assert!((belief.probability_of(&[(fridge, false)]) - 0.3).abs() < 1e-12);
+        assert!((belief.probability_of(&[(cabinet, true)]) - 0.1).abs() < 1e-12);
+        assert_eq!(
+            belief.probability_of(&[(fridge, true), (fridge, false)]),
+            0.0
+        );
+        assert_eq!(
+            belief.probability_of(&[(fridge, true), (cabinet, true)]),
+            0.0
+        );
+        assert!((belief.probability_of(&[(fridge, true), (cabinet, false)]) - 0.7).abs() < 1e-12);
     }
 }

@@ -86,9 +86,12 @@ impl<'a> Posterior<'a> {
 
     /// log P(every proposition in `all` holds) under the posterior.
     ///
-    /// Beliefs about the wanted class are part of each hypothesis; a belief about another
-    /// class does not affect the agent's actions, so it has its prior probability, updated
-    /// only by what the agent has seen.
+    /// A belief proposition ("thinks an X is inside C") is weighed by the agent's own
+    /// credence in it under each hypothesis ([`Belief::probability_of`]), so the result is
+    /// the posterior expectation of the agent's belief: an undecided agent counts partly
+    /// for "inside" and partly for "not inside". Beliefs about the wanted class are part of
+    /// each hypothesis; a belief about another class does not affect the agent's actions,
+    /// so it has its prior, updated only by what the agent has seen.
     pub fn log_probability(&self, all: &[Proposition]) -> f64 {
         let terms: Vec<f64> = self
             .hypotheses
@@ -116,37 +119,33 @@ impl<'a> Posterior<'a> {
     }
 
     fn log_probability_given(&self, all: &[Proposition], h: &Hypothesis) -> f64 {
-        let mut other_classes: Vec<ClassId> = Vec::new();
+        let mut classes: Vec<ClassId> = Vec::new();
         for p in all {
             match *p {
                 Proposition::Goal(c) if c != h.goal => return f64::NEG_INFINITY,
                 Proposition::Goal(_) => {}
-                Proposition::Belief { class, .. } if class == h.goal => {
-                    if !holds(&self.beliefs[class.index()][h.belief], p) {
-                        return f64::NEG_INFINITY;
-                    }
-                }
                 Proposition::Belief { class, .. } => {
-                    if !other_classes.contains(&class) {
-                        other_classes.push(class);
+                    if !classes.contains(&class) {
+                        classes.push(class);
                     }
                 }
             }
         }
-        other_classes
+        classes
             .into_iter()
             .map(|class| {
+                let conditions = belief_conditions(all, class);
+                let beliefs = &self.beliefs[class.index()];
+                if class == h.goal {
+                    return beliefs[h.belief].probability_of(&conditions).ln();
+                }
                 let terms: Vec<f64> = self
                     .belief_hypotheses
                     .iter()
-                    .zip(&self.beliefs[class.index()])
-                    .filter(|(_, belief)| {
-                        all.iter().all(|p| match p {
-                            Proposition::Belief { class: c, .. } if *c == class => holds(belief, p),
-                            _ => true,
-                        })
+                    .zip(beliefs)
+                    .map(|(hypothesis, belief)| {
+                        hypothesis.log_prior + belief.probability_of(&conditions).ln()
                     })
-                    .map(|(hypothesis, _)| hypothesis.log_prior)
                     .collect();
                 log_sum_exp(&terms)
             })
@@ -159,9 +158,16 @@ impl<'a> Posterior<'a> {
     }
 }
 
-fn holds(belief: &Belief, proposition: &Proposition) -> bool {
-    match *proposition {
-        Proposition::Belief { place, inside, .. } => belief.thinks_inside(place) == inside,
-        Proposition::Goal(_) => true,
-    }
+/// The `(place, inside)` conditions that `all` puts on the belief about `class`.
+fn belief_conditions(all: &[Proposition], class: ClassId) -> Vec<(FurnitureId, bool)> {
+    all.iter()
+        .filter_map(|p| match *p {
+            Proposition::Belief {
+                class: c,
+                place,
+                inside,
+            } if c == class => Some((place, inside)),
+            _ => None,
+        })
+        .collect()
 }
