@@ -129,12 +129,13 @@ pub struct AgentFile {
     pub goals: Option<Vec<String>>,
 }
 
-/// One action: `{"walk_to": "kitchen"}`, `{"open": "fridge"}`, `{"close": "fridge"}`,
+/// One action: `{"walk_to": "kitchen"}` (a room, furniture, or an object: the furniture it
+/// is in or on then), `{"open": "fridge"}`, `{"close": "fridge"}`,
 /// `{"grab": "apple_1"}`, `{"put": {"object": "apple_1", "onto": "kitchen_table"}}`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ActionFile {
-    /// Walk to a room or furniture.
+    /// Walk to a room, furniture, or the furniture an object is at.
     WalkTo(String),
     /// Open a container.
     Open(String),
@@ -608,15 +609,7 @@ fn build_actions(
             })
         };
         let action = match file {
-            ActionFile::WalkTo(name) => {
-                Action::WalkTo(world.place_by_name(name).ok_or_else(|| {
-                    EpisodeError::unknown(
-                        format!("actions[{i}].walk_to"),
-                        "room or furniture",
-                        name,
-                    )
-                })?)
-            }
+            ActionFile::WalkTo(name) => Action::WalkTo(walk_target(world, &state, name, i)?),
             ActionFile::Open(name) => {
                 Action::Open(furniture(world, name, format!("actions[{i}].open"))?)
             }
@@ -639,6 +632,31 @@ fn build_actions(
         actions.push(action);
     }
     Ok(actions)
+}
+
+/// Where `walk_to NAME` leads: a room, a piece of furniture, or the furniture an object
+/// is in or on at that moment ("walks towards the wine").
+fn walk_target(
+    world: &World,
+    state: &State,
+    name: &str,
+    index: usize,
+) -> Result<Place, EpisodeError> {
+    let field = || format!("actions[{index}].walk_to");
+    if let Some(place) = world.place_by_name(name) {
+        return Ok(place);
+    }
+    let object = world
+        .object_by_name(name)
+        .ok_or_else(|| EpisodeError::unknown(field(), "room, furniture or object", name))?;
+    match state.object_at[object.index()] {
+        Some(furniture) => Ok(Place::Furniture(furniture)),
+        None => Err(EpisodeError::invalid(
+            field(),
+            name,
+            "is held by the agent; walk to a place instead",
+        )),
+    }
 }
 
 fn build_proposition(

@@ -80,7 +80,7 @@ fn unknown_ids_name_field_and_value() {
     let msg = error_of(|v| v["actions"][0] = serde_json::json!({"walk_to": "garage"}));
     assert_eq!(
         msg,
-        "actions[0].walk_to: unknown room or furniture \"garage\""
+        "actions[0].walk_to: unknown room, furniture or object \"garage\""
     );
     let msg = error_of(|v| v["world"]["furniture"][0]["room"] = "attic".into());
     assert_eq!(msg, "world.furniture[0].room: unknown room \"attic\"");
@@ -177,4 +177,17 @@ fn default_class_strips_instance_numbers_only() {
     assert_eq!(default_class("kitchen_cabinet_10"), "kitchen_cabinet");
     assert_eq!(default_class("remote_control"), "remote_control");
     assert_eq!(default_class("_1"), "_1");
+}
+
+#[test]
+fn walking_to_an_object_walks_to_where_it_is() {
+    let mut value = valid();
+    value["actions"] = serde_json::json!([{"walk_to": "apple_2"}]);
+    let e = read(&value).expect("valid");
+    let sofa = e.world.furniture_by_name("sofa").expect("sofa");
+    assert_eq!(e.actions[0], Action::WalkTo(Place::Furniture(sofa)));
+    value["actions"] =
+        serde_json::json!([{"walk_to": "sofa"}, {"grab": "apple_2"}, {"walk_to": "apple_2"}]);
+    let msg = read(&value).expect_err("held").to_string();
+    assert!(msg.contains("is held by the agent"), "{msg}");
 }

@@ -1,9 +1,18 @@
 //! The symbolic Boltzmann-rational belief-space planner.
 //!
-//! The agent is modelled as choosing each action `a` with probability
-//! `P(a) ∝ exp(β · Q(a))`, where `Q(a) = −(cost(a) + V(s′))`, and `V` is the expected cost
-//! of getting the goal object from the resulting state under the agent's *belief* (not the
-//! truth). β is the rationality: 0 is a random agent, large β an optimal one.
+//! The agent is modelled as choosing among the possible actions — walking to any room or
+//! piece of furniture, or opening, closing, grabbing or putting where it stands — with
+//! probability `π(a) ∝ exp(β · Q(a))`, where `Q(a) = −(cost(a) + V(s′))`, and `V` is the
+//! expected cost of getting the goal object from the resulting state under the agent's
+//! *belief* (not the truth). β is the rationality: 0 is a random agent, large β an optimal
+//! one.
+//!
+//! Walks are destinations, and an observed walk is a step toward one: narrations say
+//! "goes to the kitchen, then to the stove", and a walk into the kitchen is as much a
+//! choice of the stove as of the kitchen. So the likelihood of `walk_to X` is the total
+//! probability of the destinations that X lies on a shortest path to (X among them). An
+//! agent that thinks the salmon is in the fridge explains walking through the living room
+//! on its way as fully as one that thinks it is on the living-room table.
 //!
 //! `V` is a one-step-lookahead search cost:
 //! - holding an object of the goal class: 0;
@@ -13,12 +22,12 @@
 //!   ℓ to wherever the object then is under `p` without ℓ:
 //!   `V = grab + min_ℓ [d(s, ℓ) + open(ℓ) + Σ_{ℓ′≠ℓ} p(ℓ′)(d(ℓ, ℓ′) + open(ℓ′))]`.
 //!
-//! Opening a container is valued by its expected outcome: with probability `p(ℓ)` the
-//! object is there (grab), otherwise the search goes on with ℓ ruled out. Once the agent
+//! Opening the container the agent stands at is valued as searching it first, with the
+//! same estimate of the rest of the search. Once the agent
 //! holds the goal object the goal no longer explains anything, and every possible action is
 //! equally likely.
 
-use bip_episodes::{Action, FurnitureId, FurnitureKind, Place};
+use bip_episodes::{Action, FurnitureId, FurnitureKind, Layout, Place};
 
 use super::{Policy, Situation};
 use crate::error::EngineError;
@@ -135,8 +144,30 @@ impl Policy for PlannerPolicy {
             return -(values.len() as f64).ln();
         }
         let scaled: Vec<f64> = values.iter().map(|(_, q)| self.beta * q).collect();
-        scaled[chosen] - log_sum_exp(&scaled)
+        let log_total = log_sum_exp(&scaled);
+        let Action::WalkTo(via) = *action else {
+            return scaled[chosen] - log_total;
+        };
+        // A walk is a step toward a destination: it has the probability of choosing any
+        // destination it lies on a shortest path to (itself included).
+        let here = situation.state.place();
+        let layout = &situation.world.layout;
+        let toward: Vec<f64> = values
+            .iter()
+            .zip(&scaled)
+            .filter_map(|((a, _), s)| match *a {
+                Action::WalkTo(to) if on_the_way(layout, here, via, to) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        log_sum_exp(&toward) - log_total
     }
+}
+
+/// Whether `via` lies on a shortest path from `from` to `to`.
+fn on_the_way(layout: &Layout, from: Place, via: Place, to: Place) -> bool {
+    let detour = layout.distance(from, via) + layout.distance(via, to) - layout.distance(from, to);
+    detour.abs() < 1e-9
 }
 
 /// The search cost model for one situation, with the belief's expected distances computed
@@ -190,9 +221,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Expected cost to get the goal object from `at`, with containers open as in `open`,
-    /// and `excluded` ruled out of the unseen-place belief.
-    fn value(&self, at: Place, open: &[bool], excluded: Option<FurnitureId>) -> f64 {
+    /// Expected cost to get the goal object from `at`, with containers open as in `open`.
+    fn value(&self, at: Place, open: &[bool]) -> f64 {
         if self.holds_goal {
             return 0.0;
         }
@@ -207,38 +237,35 @@ impl<'a> Search<'a> {
                     .fold(f64::INFINITY, f64::min);
         }
         let weights = belief.weights();
-        let p_excluded = excluded.map_or(0.0, |f| weights[f.index()]);
-        let rest = 1.0 - p_excluded;
-        if rest <= 1e-12 {
-            // Every place is ruled out: nothing to aim for, only the action costs differ.
-            return 0.0;
-        }
-        let candidates = || {
-            self.situation
-                .world
-                .furniture_ids()
-                .filter(move |l| Some(*l) != excluded && weights[l.index()] > 0.0)
-        };
-        let expected_open: f64 = candidates()
-            .map(|l| weights[l.index()] * self.open_cost(l, open))
-            .sum::<f64>()
-            / rest;
-        let best = candidates()
+        let best = self
+            .situation
+            .world
+            .furniture_ids()
+            .filter(|l| weights[l.index()] > 0.0)
             .map(|l| {
-                let p = weights[l.index()] / rest;
-                let mut onward = self.expected_distance[l.index()];
-                if let Some(f) = excluded {
-                    onward -= p_excluded * distance(self.situation, Place::Furniture(l), f);
-                }
-                let onward = onward / rest + expected_open - p * self.open_cost(l, open);
-                distance(self.situation, at, l) + self.open_cost(l, open) + onward
+                distance(self.situation, at, l) + self.open_cost(l, open) + self.onward(l, open)
             })
             .fold(f64::INFINITY, f64::min);
         if best.is_finite() {
             grab + best
         } else {
+            // Every place is ruled out: nothing to aim for, only the action costs differ.
             0.0
         }
+    }
+
+    /// Expected further walking and opening should `place` be searched first and found
+    /// empty: `Σ_{ℓ′≠place} p(ℓ′) (d(place, ℓ′) + open(ℓ′))`.
+    fn onward(&self, place: FurnitureId, open: &[bool]) -> f64 {
+        let weights = self.situation.belief.weights();
+        let expected_open: f64 = self
+            .situation
+            .world
+            .furniture_ids()
+            .map(|l| weights[l.index()] * self.open_cost(l, open))
+            .sum();
+        self.expected_distance[place.index()] + expected_open
+            - weights[place.index()] * self.open_cost(place, open)
     }
 
     fn q_value(&self, action: &Action) -> f64 {
@@ -252,26 +279,24 @@ impl<'a> Search<'a> {
             open
         };
         let cost_to_go = match *action {
-            Action::WalkTo(p) => s.world.layout.distance(here, p) + self.value(p, open, None),
+            Action::WalkTo(p) => s.world.layout.distance(here, p) + self.value(p, open),
             Action::Open(f) => {
                 let belief = s.belief;
                 let after = with_open(f, true);
-                let at = Place::Furniture(f);
                 if belief.known().contains(&f) {
                     costs.open + costs.grab
                 } else if !belief.known().is_empty() {
-                    costs.open + self.value(at, &after, None)
+                    costs.open + self.value(Place::Furniture(f), &after)
                 } else {
-                    let p = belief.weights()[f.index()];
-                    costs.open + p * costs.grab + (1.0 - p) * self.value(at, &after, Some(f))
+                    // Searching here first, with the same estimate of the rest of the
+                    // search that `value` gives every other first place.
+                    costs.open + costs.grab + self.onward(f, &after)
                 }
             }
-            Action::Close(f) => {
-                costs.close + self.value(Place::Furniture(f), &with_open(f, false), None)
-            }
+            Action::Close(f) => costs.close + self.value(Place::Furniture(f), &with_open(f, false)),
             Action::Grab(o) if s.world.object(o).class == s.goal => costs.grab,
-            Action::Grab(_) => costs.grab + self.value(here, open, None),
-            Action::Put { .. } => costs.put + self.value(here, open, None),
+            Action::Grab(_) => costs.grab + self.value(here, open),
+            Action::Put { .. } => costs.put + self.value(here, open),
         };
         -cost_to_go
     }
@@ -340,7 +365,35 @@ mod tests {
     }
 
     #[test]
-    fn probabilities_over_possible_actions_sum_to_one() {
+    fn a_walk_through_a_room_on_the_way_counts_for_the_destination() {
+        let e = episode();
+        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let kitchen = e.world.room_by_name("kitchen").expect("room");
+        let bedroom = e.world.room_by_name("bedroom").expect("room");
+        let desk = e.world.furniture_by_name("desk").expect("desk");
+        let mut state = e.initial_state();
+        state
+            .apply(&e.world, &Action::WalkTo(Place::Furniture(desk)))
+            .expect("walk");
+        let belief = Belief::thinks_at(fridge, 3, 0.05);
+        // From the bedroom desk, the living room is on the way to the fridge; the only
+        // equally good first step is the middle of the bedroom itself.
+        let living_room = e.world.room_by_name("living_room").expect("room");
+        let through = log_prob(
+            &e,
+            &state,
+            &belief,
+            Action::WalkTo(Place::Room(living_room)),
+        );
+        assert!(through.exp() > 0.6, "P = {}", through.exp());
+        let to_kitchen = log_prob(&e, &state, &belief, Action::WalkTo(Place::Room(kitchen)));
+        assert!(to_kitchen.exp() > 0.4, "P = {}", to_kitchen.exp());
+        let back = log_prob(&e, &state, &belief, Action::WalkTo(Place::Room(bedroom)));
+        assert!(back < through - 2.0);
+    }
+
+    #[test]
+    fn choice_probabilities_sum_to_one() {
         let e = episode();
         let fridge = e.world.furniture_by_name("fridge").expect("fridge");
         let mut state = e.initial_state();
@@ -348,12 +401,47 @@ mod tests {
             .apply(&e.world, &Action::WalkTo(Place::Furniture(fridge)))
             .expect("walk");
         let belief = Belief::uniform(3);
-        let total: f64 = state
-            .possible_actions(&e.world)
-            .into_iter()
-            .map(|a| log_prob(&e, &state, &belief, a).exp())
+        let salmon = e.world.class_by_name("salmon").expect("class");
+        let situation = Situation {
+            world: &e.world,
+            state: &state,
+            goal: salmon,
+            belief: &belief,
+        };
+        let planner = PlannerPolicy::default();
+        let scaled: Vec<f64> = planner
+            .action_values(&situation)
+            .iter()
+            .map(|(_, q)| planner.beta() * q)
+            .collect();
+        let total: f64 = scaled
+            .iter()
+            .map(|s| (s - log_sum_exp(&scaled)).exp())
             .sum();
         assert!((total - 1.0).abs() < 1e-9, "sum {total}");
+        // Local actions are single choices; their likelihood is their choice probability.
+        let open = log_prob(&e, &state, &belief, Action::Open(fridge));
+        assert!(open < 0.0 && open.is_finite());
+    }
+
+    #[test]
+    fn opening_here_beats_walking_to_the_next_place_when_undecided() {
+        let e = episode();
+        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let cabinet = e.world.furniture_by_name("cabinet").expect("cabinet");
+        let mut state = e.initial_state();
+        state
+            .apply(&e.world, &Action::WalkTo(Place::Furniture(fridge)))
+            .expect("walk");
+        let belief = Belief::uniform(3);
+        let open = log_prob(&e, &state, &belief, Action::Open(fridge));
+        let walk = log_prob(
+            &e,
+            &state,
+            &belief,
+            Action::WalkTo(Place::Furniture(cabinet)),
+        );
+        assert!(open > walk, "open {open} vs walk {walk}");
     }
 
     #[test]
