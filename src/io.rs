@@ -47,6 +47,38 @@ pub fn read_episode(path: &Path) -> Result<Episode, IoError> {
     })
 }
 
+/// Reads every episode in `path`: one `bip-episode/1` document in a `.json` file, or one a
+/// line in a `.jsonl` file (blank lines skipped; an episode without an id is named
+/// `<stem>-<line>`).
+///
+/// # Errors
+/// [`IoError`] naming the file, and for `.jsonl` the line, of the first invalid episode.
+pub fn read_episodes(path: &Path) -> Result<Vec<Episode>, IoError> {
+    if path.extension().is_none_or(|x| x != "jsonl") {
+        return read_episode(path).map(|e| vec![e]);
+    }
+    let text = fs::read_to_string(path).map_err(|source| IoError::File {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            Episode::from_json(line, &format!("{stem}-{}", i + 1)).map_err(|source| {
+                IoError::Episode {
+                    path: format!("{}:{}", path.display(), i + 1),
+                    source,
+                }
+            })
+        })
+        .collect()
+}
+
 /// Writes `contents` to `path` through a temporary file in the same folder and a rename,
 /// so that `path` never holds half an output.
 ///

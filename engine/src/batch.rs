@@ -1,6 +1,8 @@
 //! Inference over a whole episode: the online session run to the end, answering each
 //! question at its moment.
 
+use rayon::prelude::*;
+
 use bip_episodes::{Action, ClassId, Episode};
 
 use crate::answer::{answer, Answer};
@@ -100,4 +102,22 @@ fn answer_due(
             *slot = Some(answer(question, posterior));
         }
     }
+}
+
+/// Runs [`infer_episode`] over many episodes in parallel, calling `on_done` after each
+/// (for progress bars). Results are in input order and identical to a sequential run.
+pub fn infer_all(
+    episodes: &[Episode],
+    policy: &dyn Policy,
+    options: &BatchOptions,
+    on_done: &(dyn Fn() + Sync),
+) -> Vec<Result<EpisodeInference, EngineError>> {
+    episodes
+        .par_iter()
+        .map(|e| {
+            let result = infer_episode(e, policy, options);
+            on_done();
+            result
+        })
+        .collect()
 }

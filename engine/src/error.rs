@@ -36,4 +36,12 @@ pub enum EngineError {
         /// The action scored.
         action: String,
     },
+    /// The episode generator could not build an episode.
+    #[error("generating episode {index}: {reason}")]
+    Generation {
+        /// Index of the episode in its stream.
+        index: usize,
+        /// What went wrong.
+        reason: String,
+    },
 }

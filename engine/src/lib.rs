@@ -39,15 +39,18 @@ mod answer;
 mod batch;
 mod belief;
 mod error;
+pub mod evaluation;
+pub mod generate;
 mod hypothesis;
 mod inference;
 pub mod logprob;
 mod policy;
 mod posterior;
 pub mod report;
+pub mod rng;
 
 pub use answer::{answer, Answer};
-pub use batch::{infer_episode, BatchOptions, EpisodeInference, TraceStep};
+pub use batch::{infer_all, infer_episode, BatchOptions, EpisodeInference, TraceStep};
 pub use belief::Belief;
 pub use error::EngineError;
 pub use hypothesis::{

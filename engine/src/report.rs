@@ -199,3 +199,61 @@ fn trace_report(world: &World, step: &TraceStep) -> TraceReport {
             .collect(),
     }
 }
+
+/// One line of `bip eval --predictions`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Prediction {
+    /// Episode id.
+    pub episode: String,
+    /// Question id.
+    pub question: String,
+    /// FNV-1a 64 hash (hex) of the question's content: world, agent, the actions before it
+    /// and the question itself, in canonical JSON. Equal content, equal hash.
+    pub hash: String,
+    /// Question label.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Option letter → normalised posterior.
+    pub posterior: BTreeMap<String, f64>,
+    /// Chosen letter; `null` on a tie.
+    pub answer: Option<String>,
+    /// Expected letter, if known.
+    pub expected: Option<String>,
+}
+
+/// The prediction lines (JSON, no newline) of every question of an episode.
+pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<String> {
+    let file = episode.to_file();
+    episode
+        .questions
+        .iter()
+        .zip(&file.questions)
+        .zip(&inference.answers)
+        .map(|((question, question_file), answer)| {
+            let content = serde_json::json!({
+                "world": file.world,
+                "agent": file.agent,
+                "actions": file.actions[..question.at],
+                "question": question_file,
+            });
+            let report = question_report(question, answer);
+            let prediction = Prediction {
+                episode: episode.id.clone(),
+                question: question.id.clone(),
+                hash: format!("{:016x}", fnv1a(content.to_string().as_bytes())),
+                label: question.label.clone(),
+                posterior: report.posterior,
+                answer: report.answer,
+                expected: report.expected,
+            };
+            serde_json::to_string(&prediction).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// 64-bit FNV-1a: a stable, dependency-free content hash.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}

@@ -73,7 +73,10 @@ impl Rng {
 
     /// An index drawn with probability proportional to `exp(log_weights[i])`.
     pub fn sample_log_weights(&mut self, log_weights: &[f64]) -> usize {
-        let max = log_weights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let max = log_weights
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
         let weights: Vec<f64> = log_weights.iter().map(|w| (w - max).exp()).collect();
         let total: f64 = weights.iter().sum();
         let mut target = self.unit() * total;
@@ -98,7 +101,10 @@ mod tests {
         let mut r = Rng::new(7);
         let mut s = Rng::new(8);
         assert_ne!(r.next_u64(), s.next_u64());
-        assert_ne!(Rng::for_item(1, 0).next_u64(), Rng::for_item(1, 1).next_u64());
+        assert_ne!(
+            Rng::for_item(1, 0).next_u64(),
+            Rng::for_item(1, 1).next_u64()
+        );
         assert_eq!(Rng::for_item(1, 5), Rng::for_item(1, 5));
     }
 

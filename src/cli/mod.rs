@@ -1,6 +1,9 @@
 //! Argument parsing and dispatch. The work itself lives in the library crates.
 
+mod eval;
+mod generate;
 mod infer;
+mod progress;
 mod render;
 
 use std::process::ExitCode;
@@ -19,6 +22,10 @@ struct Cli {
 enum Command {
     /// Answer the questions of one or more episodes from the posterior.
     Infer(infer::InferArgs),
+    /// Generate episodes with ground-truth answers, one per line.
+    Generate(generate::GenerateArgs),
+    /// Score the answers to files of episodes against their expected answers.
+    Eval(eval::EvalArgs),
 }
 
 /// Parses the command line and runs the command.
@@ -26,5 +33,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Infer(args) => infer::run(&args),
+        Command::Generate(args) => generate::run(&args),
+        Command::Eval(args) => eval::run(&args),
     }
 }

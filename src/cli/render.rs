@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use bip::engine::evaluation::Evaluation;
 use bip::engine::report::Report;
 use bip::episodes::Episode;
 
@@ -74,6 +75,38 @@ pub fn report(episodes: &[Episode], report: &Report) -> String {
         out,
         "{} questions, {} with expected answers, {} correct, {} ties",
         s.questions, s.with_expected, s.correct, s.ties
+    );
+    out
+}
+
+/// Renders an evaluation as a small table.
+pub fn evaluation(e: &Evaluation) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<6} {:>6} {:>8} {:>9}",
+        "type", "n", "correct", "accuracy"
+    );
+    for (label, a) in &e.by_type {
+        let _ = writeln!(
+            out,
+            "{label:<6} {:>6} {:>8} {:>8.1}%",
+            a.n,
+            a.correct,
+            a.accuracy * 100.0
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{:<6} {:>6} {:>8} {:>8.1}%  (95% CI {:.1}–{:.1}%, position-balanced {:.1}%, ties {})",
+        "all",
+        e.n,
+        e.correct,
+        e.accuracy * 100.0,
+        e.ci95[0] * 100.0,
+        e.ci95[1] * 100.0,
+        e.position_balanced_accuracy * 100.0,
+        e.ties
     );
     out
 }

@@ -49,8 +49,14 @@ const FURNITURE: [(&str, &str, KindFile, f64); 16] = [
 pub fn random_world(rng: &mut Rng) -> WorldFile {
     let mut furniture: Vec<FurnitureFile> = Vec::new();
     let mut add = |room: &str, class: &str, kind: KindFile| {
-        let taken = furniture.iter().any(|f| f.class.as_deref() == Some(class) || f.id == class);
-        let id = if taken { format!("{room}_{class}") } else { class.to_string() };
+        let taken = furniture
+            .iter()
+            .any(|f| f.class.as_deref() == Some(class) || f.id == class);
+        let id = if taken {
+            format!("{room}_{class}")
+        } else {
+            class.to_string()
+        };
         furniture.push(FurnitureFile {
             id,
             class: Some(class.to_string()),
@@ -107,7 +113,10 @@ pub fn random_world(rng: &mut Rng) -> WorldFile {
         .map(|room| DoorFile::Pair(["living_room".to_string(), room.to_string()]))
         .collect();
     if rng.chance(0.3) {
-        doors.push(DoorFile::Pair(["kitchen".to_string(), "bedroom".to_string()]));
+        doors.push(DoorFile::Pair([
+            "kitchen".to_string(),
+            "bedroom".to_string(),
+        ]));
     }
     WorldFile {
         rooms: ROOMS.iter().map(|r| r.to_string()).collect(),

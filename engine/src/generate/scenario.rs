@@ -1,0 +1,367 @@
+//! Scenarios for each question type: who wants what, what it thinks, what it does, and
+//! the question asked, with its ground truth taken from the simulated agent itself.
+
+use bip_episodes::{
+    Action, AnswerOption, Claim, ClassId, FurnitureId, FurnitureKind, Proposition, Question,
+    RoomId, World,
+};
+
+use super::agent::{simulate, Trajectory};
+use super::question_type::QuestionType;
+use crate::belief::Belief;
+use crate::policy::PlannerPolicy;
+use crate::rng::Rng;
+
+/// Fixed inputs of scenario building.
+pub struct Setting<'a> {
+    /// The world.
+    pub world: &'a World,
+    /// The simulated agent's planner.
+    pub policy: &'a PlannerPolicy,
+    /// Leak of the agent's starting belief.
+    pub leak: f64,
+    /// Longest trajectory simulated.
+    pub max_steps: usize,
+    /// The agent's name, for question wording.
+    pub agent: &'a str,
+}
+
+/// A built scenario.
+pub struct Scenario {
+    /// Where the agent starts.
+    pub start: RoomId,
+    /// What it wants.
+    pub goal: ClassId,
+    /// Where it thought an object of its goal class was.
+    pub believed: FurnitureId,
+    /// The actions up to the question.
+    pub actions: Vec<Action>,
+    /// The question, asked after all of `actions`.
+    pub question: Question,
+}
+
+/// Builds a scenario of `kind`, or `None` if this world and draw cannot host one (the
+/// caller draws again).
+pub fn build(kind: QuestionType, setting: &Setting<'_>, rng: &mut Rng) -> Option<Scenario> {
+    let world = setting.world;
+    let start = RoomId::new(rng.below(world.rooms.len()));
+    let goal = ClassId::new(rng.below(world.classes.len()));
+    let holding = containers(world, |f| starts_with(world, f, goal));
+    let lacking = containers(world, |f| !starts_with(world, f, goal));
+    match kind {
+        QuestionType::TrueBeliefShort | QuestionType::FalseBeliefShort => {
+            let truly = kind == QuestionType::TrueBeliefShort;
+            let believed = *rng.pick(if truly { &holding } else { &lacking })?;
+            let run = run(setting, start, goal, believed, rng);
+            let at = arrival(&run, believed)?;
+            let inside = rng.chance(0.5);
+            let place = if inside {
+                believed
+            } else {
+                // The false-belief case asks about where the object really is when it can.
+                let real: Vec<FurnitureId> =
+                    holding.iter().copied().filter(|f| *f != believed).collect();
+                let others: Vec<FurnitureId> = containers(world, |f| f != believed);
+                *rng.pick(if !truly && !real.is_empty() {
+                    &real
+                } else {
+                    &others
+                })?
+            };
+            let question =
+                belief_question(setting, goal, place, &run.beliefs[at], inside, kind, rng)?;
+            Some(scenario(start, goal, believed, &run, at, question))
+        }
+        QuestionType::BeliefTracking => {
+            let believed = *rng.pick(&lacking)?;
+            let run = run(setting, start, goal, believed, rng);
+            let opened = run
+                .actions
+                .iter()
+                .position(|a| *a == Action::Open(believed))?;
+            let last = run
+                .actions
+                .len()
+                .checked_sub(1)
+                .filter(|_| run.reached_goal)?;
+            let inside = rng.chance(0.5);
+            let (at, place) = if inside {
+                let at = (opened + 1..=last).find(|&k| !run.beliefs[k].known().is_empty())?;
+                (at, run.beliefs[at].known()[0])
+            } else {
+                let at = rng.range(opened + 1, last.max(opened + 1));
+                let room = run.states[at].room;
+                let unopened: Vec<FurnitureId> = containers(world, |f| {
+                    world.furniture(f).room == room && !run.actions[..at].contains(&Action::Open(f))
+                });
+                let place = match rng.pick(&unopened) {
+                    Some(f) if rng.chance(0.5) => *f,
+                    _ => believed,
+                };
+                (at, place)
+            };
+            let question =
+                belief_question(setting, goal, place, &run.beliefs[at], inside, kind, rng)?;
+            Some(scenario(start, goal, believed, &run, at, question))
+        }
+        QuestionType::GoalTrueBelief => {
+            let believed = *rng.pick(&holding)?;
+            let run = run(setting, start, goal, believed, rng);
+            let at = arrival(&run, believed)?;
+            // A condition on a class the agent has seen would contradict what it knows.
+            let seen = seen_classes(world, &run, 0..at + 1);
+            let unseen: Vec<ClassId> = world
+                .class_ids()
+                .filter(|c| *c != goal && !seen.contains(c))
+                .collect();
+            let distractor = *rng.pick(&unseen)?;
+            let condition = if rng.chance(0.5) {
+                (believed, false)
+            } else {
+                let elsewhere = containers(world, |f| {
+                    f != believed && !run.actions[..at].contains(&Action::Open(f))
+                });
+                (*rng.pick(&elsewhere)?, true)
+            };
+            let given = Proposition::Belief {
+                class: distractor,
+                place: condition.0,
+                inside: condition.1,
+            };
+            let question = goal_question(setting, goal, distractor, Some(given), kind, rng);
+            Some(scenario(start, goal, believed, &run, at, question))
+        }
+        QuestionType::GoalFalseBelief | QuestionType::GoalFutureActions => {
+            let truly = kind == QuestionType::GoalFutureActions;
+            let believed = *rng.pick(if truly { &holding } else { &lacking })?;
+            let run = run(setting, start, goal, believed, rng);
+            let at = arrival(&run, believed)?;
+            // A class the agent saw in plain view and walked away from: at the start for a
+            // false belief, on the way for future actions.
+            let first_step = usize::from(truly);
+            let seen: Vec<ClassId> = seen_classes(world, &run, first_step..at)
+                .into_iter()
+                .filter(|c| *c != goal && !starts_with(world, believed, *c))
+                .collect();
+            let distractor = *rng.pick(&seen)?;
+            let question = goal_question(setting, goal, distractor, None, kind, rng);
+            Some(scenario(start, goal, believed, &run, at, question))
+        }
+        QuestionType::GoalUpdatedBelief => {
+            let decoys = containers(world, |f| {
+                !starts_with(world, f, goal) && world.objects.iter().any(|o| o.start == f)
+            });
+            let believed = *rng.pick(&decoys)?;
+            let run = run(setting, start, goal, believed, rng);
+            let opened = run
+                .actions
+                .iter()
+                .position(|a| *a == Action::Open(believed))?;
+            let last = run.actions.len().checked_sub(1)?;
+            let at = rng.range(opened + 2, last.max(opened + 2));
+            if at > last {
+                return None;
+            }
+            let mut inside: Vec<ClassId> = world
+                .objects
+                .iter()
+                .filter(|o| o.start == believed && o.class != goal)
+                .map(|o| o.class)
+                .collect();
+            inside.sort_unstable();
+            inside.dedup();
+            let distractor = *rng.pick(&inside)?;
+            let untouched = run.states[at]
+                .held()
+                .all(|o| world.object(o).class != distractor);
+            if !untouched {
+                return None;
+            }
+            let question = goal_question(setting, goal, distractor, None, kind, rng);
+            Some(scenario(start, goal, believed, &run, at, question))
+        }
+    }
+}
+
+fn run(
+    setting: &Setting<'_>,
+    start: RoomId,
+    goal: ClassId,
+    believed: FurnitureId,
+    rng: &mut Rng,
+) -> Trajectory {
+    let world = setting.world;
+    let belief = Belief::thinks_at(believed, world.furniture.len(), setting.leak);
+    let state = bip_episodes::State::initial(world, start);
+    simulate(
+        world,
+        setting.policy,
+        state,
+        goal,
+        belief,
+        setting.max_steps,
+        rng,
+    )
+}
+
+fn scenario(
+    start: RoomId,
+    goal: ClassId,
+    believed: FurnitureId,
+    run: &Trajectory,
+    at: usize,
+    question: Question,
+) -> Scenario {
+    Scenario {
+        start,
+        goal,
+        believed,
+        actions: run.actions[..at].to_vec(),
+        question,
+    }
+}
+
+/// Containers satisfying `keep`, in id order.
+fn containers(world: &World, keep: impl Fn(FurnitureId) -> bool) -> Vec<FurnitureId> {
+    world
+        .furniture_ids()
+        .filter(|f| world.furniture(*f).kind == FurnitureKind::Container && keep(*f))
+        .collect()
+}
+
+/// Whether an object of `class` starts at `place`.
+fn starts_with(world: &World, place: FurnitureId, class: ClassId) -> bool {
+    world
+        .objects
+        .iter()
+        .any(|o| o.start == place && o.class == class)
+}
+
+/// The first step at which the agent stands at `place`, still closed, after walking there.
+fn arrival(run: &Trajectory, place: FurnitureId) -> Option<usize> {
+    (1..run.states.len())
+        .find(|&k| run.states[k].at == Some(place) && !run.states[k].open[place.index()])
+}
+
+/// Classes the agent saw an object of in the states of `steps`, sorted.
+fn seen_classes(world: &World, run: &Trajectory, steps: std::ops::Range<usize>) -> Vec<ClassId> {
+    let mut seen: Vec<ClassId> = steps
+        .flat_map(|k| run.states[k].observe(world).seen)
+        .map(|(o, _)| world.object(o).class)
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen
+}
+
+/// "kitchen_cabinet_3" → "kitchen cabinet 3".
+fn words(id: &str) -> String {
+    id.replace('_', " ")
+}
+
+/// Two options with the correct one first or second at random.
+fn shuffled(
+    correct: AnswerOption,
+    wrong: AnswerOption,
+    rng: &mut Rng,
+) -> (Vec<AnswerOption>, usize) {
+    if rng.chance(0.5) {
+        (vec![correct, wrong], 0)
+    } else {
+        (vec![wrong, correct], 1)
+    }
+}
+
+/// "Does the agent think an object of `goal` is inside `place`?", answered by the agent's
+/// actual belief; `None` when that belief disagrees with the intended answer `inside`.
+fn belief_question(
+    setting: &Setting<'_>,
+    goal: ClassId,
+    place: FurnitureId,
+    belief: &Belief,
+    inside: bool,
+    kind: QuestionType,
+    rng: &mut Rng,
+) -> Option<Question> {
+    if belief.thinks_inside(place) != inside {
+        return None;
+    }
+    let world = setting.world;
+    let (name, object, container) = (
+        setting.agent,
+        words(world.class_name(goal)),
+        words(&world.furniture(place).name),
+    );
+    let option = |claim_inside: bool| AnswerOption {
+        text: Some(format!(
+            "{name} thinks that the {object} is {}inside the {container}.",
+            if claim_inside { "" } else { "not " }
+        )),
+        claim: Claim {
+            about: Proposition::Belief {
+                class: goal,
+                place,
+                inside: claim_inside,
+            },
+            given: Some(Proposition::Goal(goal)),
+        },
+    };
+    let (options, expected) = shuffled(option(inside), option(!inside), rng);
+    Some(Question {
+        id: "q1".to_string(),
+        label: Some(kind.label().to_string()),
+        text: Some(format!(
+            "If {name} has been trying to get a {object}, which one of the following statements is more likely to be true?"
+        )),
+        at: 0,
+        options,
+        expected: Some(expected),
+    })
+}
+
+/// "Is the agent after `goal` or `distractor`?", optionally under a belief condition.
+fn goal_question(
+    setting: &Setting<'_>,
+    goal: ClassId,
+    distractor: ClassId,
+    given: Option<Proposition>,
+    kind: QuestionType,
+    rng: &mut Rng,
+) -> Question {
+    let world = setting.world;
+    let name = setting.agent;
+    let option = |class: ClassId| AnswerOption {
+        text: Some(format!(
+            "{name} has been trying to get a {}.",
+            words(world.class_name(class))
+        )),
+        claim: Claim {
+            about: Proposition::Goal(class),
+            given,
+        },
+    };
+    let condition = match given {
+        Some(Proposition::Belief {
+            class,
+            place,
+            inside,
+        }) => format!(
+            "If {name} thinks there {} a {} inside the {}, which",
+            if inside { "is" } else { "isn't" },
+            words(world.class_name(class)),
+            words(&world.furniture(place).name)
+        ),
+        _ => "Which".to_string(),
+    };
+    let (options, expected) = shuffled(option(goal), option(distractor), rng);
+    Question {
+        id: "q1".to_string(),
+        label: Some(kind.label().to_string()),
+        text: Some(format!(
+            "{condition} one of the following statements is more likely to be true?"
+        )),
+        at: 0,
+        options,
+        expected: Some(expected),
+    }
+}
