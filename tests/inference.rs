@@ -1,15 +1,24 @@
 //! The library facade used as an embedding program would.
 
 use bip::engine::{infer_episode, BatchOptions, Inference, PlannerPolicy};
-use bip::episodes::Proposition;
+use bip::engine::generate::{generate, GenerateOptions};
+use bip::episodes::{Episode, Proposition};
 
 use crate::util::examples;
 
+fn shipped_and_generated_episodes() -> Vec<Episode> {
+    let mut episodes: Vec<Episode> = examples()
+        .iter()
+        .map(|p| bip::io::read_episode(p).expect("example reads"))
+        .collect();
+    episodes.extend(generate(&GenerateOptions::default(), 21).expect("generated"));
+    episodes
+}
+
 #[test]
-fn online_session_matches_batch_inference_on_every_example() {
+fn online_session_matches_batch_inference() {
     let policy = PlannerPolicy::default();
-    for path in examples() {
-        let episode = bip::io::read_episode(&path).expect("example reads");
+    for episode in shipped_and_generated_episodes() {
         let batch = infer_episode(&episode, &policy, &BatchOptions::default()).expect("batch");
         let goals = episode.goal_candidates();
         let mut session = Inference::new(
@@ -37,8 +46,7 @@ fn online_session_matches_batch_inference_on_every_example() {
 #[test]
 fn goal_and_belief_probabilities_are_coherent() {
     let policy = PlannerPolicy::default();
-    for path in examples() {
-        let episode = bip::io::read_episode(&path).expect("example reads");
+    for episode in shipped_and_generated_episodes() {
         let goals = episode.goal_candidates();
         let mut session = Inference::new(
             &episode.world,

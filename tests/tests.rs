@@ -1,5 +1,6 @@
 //! Integration tests of bip as a whole: the command line and the library facade.
 
 mod cli;
+mod generate;
 mod inference;
 mod util;
