@@ -15,7 +15,11 @@ fn generate(dir: &TempDir, name: &str, n: usize, seed: u64, extra: &[&str]) -> s
     ];
     args.extend(extra.iter().map(|s| s.to_string()));
     let result = bip(&args);
-    assert!(result.status.success(), "{}", String::from_utf8_lossy(&result.stderr));
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
     out
 }
 
@@ -58,8 +62,14 @@ fn a_thousand_episodes_cover_every_type_with_balanced_answers() {
     assert_eq!(types.len(), 7, "{types:?}");
     let share_a = first as f64 / 1000.0;
     let share_inside = inside as f64 / belief as f64;
-    assert!((0.45..=0.55).contains(&share_a), "correct option is a in {share_a}");
-    assert!((0.45..=0.55).contains(&share_inside), "inside in {share_inside}");
+    assert!(
+        (0.45..=0.55).contains(&share_a),
+        "correct option is a in {share_a}"
+    );
+    assert!(
+        (0.45..=0.55).contains(&share_inside),
+        "inside in {share_inside}"
+    );
 }
 
 #[test]
@@ -67,7 +77,10 @@ fn types_flag_restricts_the_questions() {
     let dir = TempDir::new();
     let episodes = lines(&generate(&dir, "g.jsonl", 20, 1, &["--types", "1.3,2.3"]));
     for e in episodes {
-        let t = e["questions"][0]["type"].as_str().expect("type").to_string();
+        let t = e["questions"][0]["type"]
+            .as_str()
+            .expect("type")
+            .to_string();
         assert!(t == "1.3" || t == "2.3", "{t}");
     }
     let out = bip(["generate", "--n", "2", "--out", "x.jsonl", "--types", "3.1"]);
@@ -87,11 +100,18 @@ fn eval_scores_generated_episodes_and_writes_predictions() {
         "--predictions".as_ref(),
         predictions.as_os_str(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     assert_eq!(report["n"], 70);
     let accuracy = report["accuracy"].as_f64().expect("accuracy");
-    assert!(accuracy >= 0.9, "planner accuracy on generated episodes: {accuracy}");
+    assert!(
+        accuracy >= 0.9,
+        "planner accuracy on generated episodes: {accuracy}"
+    );
     assert_eq!(report["by_type"].as_object().expect("by_type").len(), 7);
     let ci = report["ci95"].as_array().expect("ci95");
     assert!(ci[0].as_f64() <= Some(accuracy) && Some(accuracy) <= ci[1].as_f64());
@@ -100,9 +120,17 @@ fn eval_scores_generated_episodes_and_writes_predictions() {
     assert_eq!(lines[0]["hash"].as_str().map(str::len), Some(16));
     // Equal content gives an equal hash: evaluating again reproduces every line.
     let again = dir.path().join("p2.jsonl");
-    let out = bip(["eval".as_ref(), file.as_os_str(), "--predictions".as_ref(), again.as_os_str()]);
+    let out = bip([
+        "eval".as_ref(),
+        file.as_os_str(),
+        "--predictions".as_ref(),
+        again.as_os_str(),
+    ]);
     assert!(out.status.success());
-    assert_eq!(std::fs::read(&predictions).expect("p"), std::fs::read(&again).expect("p2"));
+    assert_eq!(
+        std::fs::read(&predictions).expect("p"),
+        std::fs::read(&again).expect("p2")
+    );
 }
 
 #[test]
@@ -117,6 +145,12 @@ fn eval_reads_plain_episode_files_and_names_bad_lines() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("broken.jsonl:4"), "{stderr}");
     let examples = crate::util::examples();
-    let out = bip(std::iter::once("eval".into()).chain(examples.iter().map(|p| p.clone().into_os_string())));
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out =
+        bip(std::iter::once("eval".into())
+            .chain(examples.iter().map(|p| p.clone().into_os_string())));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

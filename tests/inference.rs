@@ -1,7 +1,7 @@
 //! The library facade used as an embedding program would.
 
-use bip::engine::{infer_episode, BatchOptions, Inference, PlannerPolicy};
 use bip::engine::generate::{generate, GenerateOptions};
+use bip::engine::{infer_episode, BatchOptions, Inference, PlannerPolicy};
 use bip::episodes::{Episode, Proposition};
 
 use crate::util::examples;

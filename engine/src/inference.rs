@@ -16,7 +16,33 @@ use crate::posterior::Posterior;
 /// Holds, for every joint hypothesis (goal class × starting belief about it), the log prior
 /// plus the log-likelihood of every action so far, and for every class and starting belief
 /// the belief as updated by everything the agent has seen. Each step costs the same
-/// whatever the number of steps before it.
+/// whatever the number of steps before it. Sessions are `Send`; policies are `Sync`, so
+/// one policy (an LM, say) can serve sessions on many threads.
+///
+/// # Example
+/// ```
+/// use bip_engine::{HypothesisConfig, Inference, PlannerPolicy};
+/// use bip_episodes::{Action, Episode, Place, Proposition};
+///
+/// let world = Episode::from_json(r#"{"format": "bip-episode/1",
+///   "world": {"rooms": ["kitchen", "hall"],
+///     "furniture": [{"id": "fridge", "room": "kitchen", "kind": "container"},
+///                   {"id": "shelf", "room": "hall", "kind": "surface"}],
+///     "objects": [{"id": "milk_1", "at": "fridge"}, {"id": "keys_1", "at": "shelf"}]},
+///   "agent": {"name": "Bo", "start": "hall"}}"#, "sim")?.world;
+/// let policy = PlannerPolicy::default();
+/// let start = bip_episodes::State::initial(&world, world.room_by_name("hall").unwrap());
+/// let goals: Vec<_> = world.class_ids().collect();
+/// let mut session = Inference::new(&world, &policy, start, &goals, &HypothesisConfig::default())?;
+///
+/// // Bo sees the keys on the shelf, yet walks off to the fridge.
+/// let fridge = world.furniture_by_name("fridge").unwrap();
+/// session.push(&Action::WalkTo(Place::Furniture(fridge)))?;
+/// let milk = world.class_by_name("milk").unwrap();
+/// let p_milk = session.posterior().conditional(Proposition::Goal(milk), None).unwrap();
+/// assert!(p_milk > 0.9);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Inference<'a> {
     world: &'a World,
     policy: &'a dyn Policy,
@@ -283,6 +309,15 @@ mod tests {
         };
         let one = run(1);
         assert_eq!(one, run(4), "bit-identical across thread counts");
+    }
+
+    #[test]
+    fn sessions_are_send_and_policies_sync() {
+        fn send<T: Send>() {}
+        fn sync<T: Sync + ?Sized>() {}
+        send::<Inference<'static>>();
+        sync::<dyn Policy>();
+        sync::<PlannerPolicy>();
     }
 
     #[test]
