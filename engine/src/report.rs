@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use bip_episodes::{option_letter, Episode, World};
+use bip_episodes::{option_letter, Episode, Expected, World};
 
 use crate::answer::Answer;
 use crate::batch::{EpisodeInference, TraceStep};
@@ -59,7 +59,7 @@ pub struct QuestionReport {
     pub label: Option<String>,
     /// Actions seen when asked.
     pub at: usize,
-    /// The chosen option's letter; `null` on a tie.
+    /// The chosen option's letter; `null` on a tie or when abstaining ("cannot tell").
     pub answer: Option<String>,
     /// Option letter → probability normalised over the options.
     pub posterior: BTreeMap<String, f64>,
@@ -67,9 +67,10 @@ pub struct QuestionReport {
     pub probability: BTreeMap<String, Option<f64>>,
     /// Best minus runner-up normalised probability.
     pub margin: f64,
-    /// The expected letter, if known.
+    /// The expected letter, or "unknowable", if known.
     pub expected: Option<String>,
-    /// Whether `answer` equals `expected`; `null` without an expectation.
+    /// Whether the answer is right (abstaining is right on an unknowable question);
+    /// `null` without an expectation.
     pub correct: Option<bool>,
 }
 
@@ -101,12 +102,14 @@ pub struct HypothesisReport {
 }
 
 impl EpisodeReport {
-    /// Builds the report of `inference` over `episode`.
+    /// Builds the report of `inference` over `episode`, abstaining on questions whose
+    /// margin is below `abstain_below` (0: only on exact ties).
     pub fn new(
         episode: &Episode,
         inference: &EpisodeInference,
         policy: &str,
         source: Option<String>,
+        abstain_below: f64,
     ) -> Self {
         Self {
             id: episode.id.clone(),
@@ -116,7 +119,7 @@ impl EpisodeReport {
                 .questions
                 .iter()
                 .zip(&inference.answers)
-                .map(|(q, a)| question_report(q, a))
+                .map(|(q, a)| question_report(q, a, abstain_below))
                 .collect(),
             trace: inference
                 .trace
@@ -149,14 +152,23 @@ impl Report {
     }
 }
 
-fn question_report(question: &bip_episodes::Question, answer: &Answer) -> QuestionReport {
-    let answer_letter = answer.choice.map(option_letter);
-    let expected = question.expected.map(option_letter);
+fn question_report(
+    question: &bip_episodes::Question,
+    answer: &Answer,
+    abstain_below: f64,
+) -> QuestionReport {
+    let choice = answer.choice.filter(|_| answer.margin >= abstain_below);
+    let answer_letter = choice.map(option_letter);
+    let expected = question.expected.map(Expected::label);
+    let correct = question.expected.map(|e| match e {
+        Expected::Option(i) => choice == Some(i),
+        Expected::Unknowable => choice.is_none(),
+    });
     QuestionReport {
         id: question.id.clone(),
         label: question.label.clone(),
         at: question.at,
-        correct: expected.as_ref().map(|e| answer_letter.as_ref() == Some(e)),
+        correct,
         answer: answer_letter,
         posterior: answer
             .posterior
@@ -236,7 +248,7 @@ pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<Strin
                 "actions": file.actions[..question.at],
                 "question": question_file,
             });
-            let report = question_report(question, answer);
+            let report = question_report(question, answer, 0.0);
             let prediction = Prediction {
                 episode: episode.id.clone(),
                 question: question.id.clone(),

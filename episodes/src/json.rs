@@ -14,7 +14,9 @@ use crate::episode::{Agent, Episode};
 use crate::error::EpisodeError;
 use crate::ids::{ClassId, FurnitureId, RoomId};
 use crate::layout::{Layout, Place};
-use crate::question::{option_index, option_letter, AnswerOption, Claim, Proposition, Question};
+use crate::question::{
+    option_index, option_letter, AnswerOption, Claim, Expected, Proposition, Question,
+};
 use crate::state::State;
 use crate::world::{Furniture, FurnitureKind, Object, Room, World};
 
@@ -212,7 +214,8 @@ pub struct QuestionFile {
     pub at: Option<usize>,
     /// Two or more options, lettered a, b, ... in order.
     pub options: Vec<OptionFile>,
-    /// Letter of the correct option, when known.
+    /// Letter of the correct option, or `"unknowable"` when nothing the agent has done
+    /// tells the options apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
 }
@@ -386,7 +389,7 @@ impl Episode {
                             }
                         })
                         .collect(),
-                    expected: q.expected.map(option_letter),
+                    expected: q.expected.map(Expected::label),
                 })
                 .collect(),
         }
@@ -746,16 +749,22 @@ fn build_questions(
             .expected
             .as_ref()
             .map(|letter| {
-                option_index(letter, options.len()).ok_or_else(|| {
-                    EpisodeError::invalid(
-                        format!("{field}.expected"),
-                        letter,
-                        format!(
-                            "is not one of the option letters a..{}",
-                            option_letter(options.len() - 1)
-                        ),
-                    )
-                })
+                if letter == Expected::UNKNOWABLE {
+                    return Ok(Expected::Unknowable);
+                }
+                option_index(letter, options.len())
+                    .map(Expected::Option)
+                    .ok_or_else(|| {
+                        EpisodeError::invalid(
+                            format!("{field}.expected"),
+                            letter,
+                            format!(
+                                "is neither \"{}\" nor one of the option letters a..{}",
+                                Expected::UNKNOWABLE,
+                                option_letter(options.len() - 1)
+                            ),
+                        )
+                    })
             })
             .transpose()?;
         questions.push(Question {

@@ -49,7 +49,7 @@ fn valid_episode_reads_with_classes_from_ids() {
         e.questions[0].at, 3,
         "a question defaults to the end of the episode"
     );
-    assert_eq!(e.questions[0].expected, Some(0));
+    assert_eq!(e.questions[0].expected, Some(Expected::Option(0)));
 }
 
 #[test]
@@ -147,6 +147,10 @@ fn question_after_the_end_is_rejected() {
 fn expected_letter_must_name_an_option() {
     let msg = error_of(|v| v["questions"][0]["expected"] = "c".into());
     assert!(msg.starts_with("questions[0].expected: \"c\""), "{msg}");
+    let mut value = valid();
+    value["questions"][0]["expected"] = "unknowable".into();
+    let e = read(&value).expect("unknowable is a valid expectation");
+    assert_eq!(e.questions[0].expected, Some(Expected::Unknowable));
 }
 
 #[test]

@@ -34,6 +34,7 @@ mod action;
 mod episode;
 mod error;
 mod ids;
+pub mod import;
 pub mod json;
 mod layout;
 mod question;
@@ -45,6 +46,8 @@ pub use episode::{Agent, Episode};
 pub use error::EpisodeError;
 pub use ids::{ClassId, FurnitureId, ObjectId, RoomId};
 pub use layout::{Layout, Place, APPROACH_DISTANCE};
-pub use question::{option_index, option_letter, AnswerOption, Claim, Proposition, Question};
+pub use question::{
+    option_index, option_letter, AnswerOption, Claim, Expected, Proposition, Question,
+};
 pub use state::{Impossible, Observation, State};
 pub use world::{Furniture, FurnitureKind, Object, Room, World};

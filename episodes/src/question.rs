@@ -54,8 +54,39 @@ pub struct Question {
     pub at: usize,
     /// The options, labelled a, b, c ... in this order.
     pub options: Vec<AnswerOption>,
-    /// Index of the correct option, when known.
-    pub expected: Option<usize>,
+    /// The correct answer, when known.
+    pub expected: Option<Expected>,
+}
+
+/// What a question's correct answer is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Expected {
+    /// The option with this index.
+    Option(usize),
+    /// Nothing the agent has done so far tells the options apart: the right response is to
+    /// abstain. Written `"unknowable"` in episode files.
+    Unknowable,
+}
+
+impl Expected {
+    /// The word used in episode files and reports for [`Expected::Unknowable`].
+    pub const UNKNOWABLE: &'static str = "unknowable";
+
+    /// The option letter, or `"unknowable"`.
+    pub fn label(self) -> String {
+        match self {
+            Expected::Option(i) => option_letter(i),
+            Expected::Unknowable => Self::UNKNOWABLE.to_string(),
+        }
+    }
+
+    /// The correct option's index, if one is correct.
+    pub fn option(self) -> Option<usize> {
+        match self {
+            Expected::Option(i) => Some(i),
+            Expected::Unknowable => None,
+        }
+    }
 }
 
 /// The letter of option `index`: 0 → "a", 1 → "b", ...

@@ -1,8 +1,104 @@
 //! Language-model hosting for bip's LM policies: a Llama-family decoder in burn, GGUF and
-//! Hugging Face weight loading, tokenizers, a prefix-cached scoring API, LoRA and
-//! weak-to-strong combination.
+//! Hugging Face weight loading, tokenizers, and a prefix-cached scoring API.
 //!
-//! Reserved in the workspace so that the dependency graph is fixed from the start; the
-//! models arrive with the LM-hosting work. Nothing here is used yet, and the symbolic
-//! planner, bip's default policy, needs no model.
+//! # Overview
+//!
+//! - [`LanguageModel`] is a loaded model: a [`Transformer`] (RMSNorm, rotary embeddings,
+//!   grouped-query attention, SwiGLU, tied or separate head; generic over the burn
+//!   backend), its [`Tokenizer`] and a [`ModelInfo`]. [`LanguageModel::load`] reads a GGUF
+//!   file ([`load::gguf`]: F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q5_K, Q6_K,
+//!   dequantized to `f32`) or a Hugging Face folder ([`load::hf`], [`load::safetensors`]).
+//! - Every format feeds one builder, [`Transformer::from_weights`], through the
+//!   [`WeightSource`] trait in one canonical naming; sizes come as a [`LlamaConfig`].
+//! - [`LanguageModel::score`] returns per-token log-probabilities of continuations after
+//!   prompts ([`Scored`]), optionally with full-vocabulary logits; a [`PrefixCache`] kept
+//!   across calls computes each shared prompt prefix once; suffixes run in batches.
+//! - [`LanguageModel::generate`] decodes greedily.
+//! - Models run on [`backend::Cpu`] (burn-flex), or `backend::Cuda` with the `cuda`
+//!   feature. [`resolve_model`] maps a path or an alias (`smollm2-135m`, fetched by
+//!   `scripts/fetch-models.sh`) to a file.
+//!
+//! # Example
+//!
+//! A tiny model with random weights (no file involved) scores two continuations that
+//! share a prompt; the prompt's prefix is computed once and cached.
+//!
+//! ```
+//! use bip_models::backend::Cpu;
+//! use bip_models::{score_tokens, LlamaConfig, PrefixCache, ScoreOptions, TokenRequest};
+//!
+//! let model = LlamaConfig::new(64, 32, 48, 2, 4, 2)
+//!     .with_max_seq_len(128)
+//!     .init::<Cpu>(&Default::default());
+//! let prompt = [1, 2, 3, 4, 5];
+//! let requests = [
+//!     TokenRequest { prompt: &prompt, continuation: &[6, 7] },
+//!     TokenRequest { prompt: &prompt, continuation: &[8] },
+//! ];
+//! let mut cache = PrefixCache::default();
+//! let scored = score_tokens(&model, &mut cache, &requests, &ScoreOptions::default()).unwrap();
+//! assert_eq!(scored[0].logprobs.len(), 2);
+//! assert!(scored.iter().all(|s| s.total() < 0.0));
+//! assert_eq!(cache.stats().computed_tokens, 4);
+//! ```
 #![deny(missing_docs)]
+
+mod alias;
+pub mod backend;
+mod cache;
+mod config;
+mod error;
+mod generate;
+mod info;
+pub mod load;
+mod model;
+mod nn;
+mod prefix;
+mod score;
+pub mod tokenizer;
+mod transformer;
+mod weights;
+
+#[cfg(test)]
+mod testutil;
+
+/// The burn crate this one is built on (for the `Backend` trait and tensors).
+pub use burn;
+
+pub use alias::{alias_path, models_dir, resolve_model, MODEL_ALIASES};
+pub use cache::KvCache;
+pub use config::LlamaConfig;
+pub use error::{ModelError, Result};
+pub use generate::{generate_greedy, Generation};
+pub use info::{ModelInfo, TokenizerInfo};
+pub use model::LanguageModel;
+pub use prefix::{CacheStats, PrefixCache, DEFAULT_CACHE_TOKENS};
+pub use score::{
+    score_tokens, ScoreOptions, ScoreRequest, Scored, TokenRequest, DEFAULT_MAX_BATCH_TOKENS,
+};
+pub use tokenizer::{ChatTemplate, Tokenizer};
+pub use transformer::Transformer;
+pub use weights::{canonical_tensors, MemoryWeights, WeightSource};
+
+#[cfg(test)]
+pub(crate) mod tests {
+    //! Shared helpers of the unit tests.
+
+    use burn::tensor::TensorData;
+
+    /// The backend unit tests run on.
+    pub(crate) type TestBackend = burn_flex::Flex;
+
+    /// Asserts equal shapes and elements within `tol` (absolute).
+    pub(crate) fn assert_close(actual: TensorData, expected: TensorData, tol: f32) {
+        assert_eq!(actual.shape, expected.shape, "shapes differ");
+        let a: Vec<f32> = actual.convert::<f32>().to_vec().unwrap();
+        let e: Vec<f32> = expected.convert::<f32>().to_vec().unwrap();
+        for (i, (x, y)) in a.iter().zip(&e).enumerate() {
+            assert!(
+                (x - y).abs() <= tol,
+                "element {i}: {x} vs {y} (tolerance {tol})"
+            );
+        }
+    }
+}

@@ -1,18 +1,23 @@
 //! `bip eval`: answer every question of files of episodes and score against expected answers.
 
+use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::engine::evaluation::{Evaluation, Outcome};
+use bip::engine::evaluation::{risk_coverage, Evaluation, Outcome};
 use bip::engine::report::predictions;
-use bip::engine::{infer_all, BatchOptions, PlannerPolicy, Policy, DEFAULT_BETA};
+use bip::engine::{infer_all, BatchOptions};
 use bip::io::{read_episodes, write_atomically};
+use bip::plot::reliability_svg;
 
-use super::infer::PolicyKind;
+use super::policy::PolicyArgs;
 use super::progress::Progress;
+
+/// The library's `DEFAULT_ABSTAIN_MARGIN` as clap wants it (a test keeps the two equal).
+const DEFAULT_MARGIN_TEXT: &str = "0.02";
 
 /// Seed of the bootstrap resamples: fixed, so that a report is reproducible.
 const BOOTSTRAP_SEED: u64 = 0;
@@ -26,23 +31,42 @@ pub struct EvalArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
-    /// Model of the agent.
-    #[arg(long, value_enum, default_value_t = PolicyKind::Planner)]
-    policy: PolicyKind,
-    /// Rationality of the planner.
-    #[arg(long, default_value_t = DEFAULT_BETA, allow_negative_numbers = true)]
-    beta: f64,
+    #[command(flatten)]
+    policy: PolicyArgs,
     /// Write one JSON line per question (episode, question, content hash, posterior,
     /// answer, expected) to this file.
     #[arg(long)]
     predictions: Option<PathBuf>,
+    /// Abstain ("cannot tell") when the two best options are closer than this margin;
+    /// the flag alone uses the default margin (0.02).
+    #[arg(long, num_args = 0..=1, default_missing_value = DEFAULT_MARGIN_TEXT)]
+    abstain_below: Option<f64>,
+    /// Write the risk–coverage curve (one row per margin) to this CSV file.
+    #[arg(long)]
+    risk_coverage: Option<PathBuf>,
+    /// Report calibration: ECE over 10 equal-mass bins, Brier score, mean log-likelihood.
+    #[arg(long)]
+    calibration_report: bool,
+    /// Draw the reliability diagram to this SVG file (implies --calibration-report).
+    #[arg(long)]
+    plot: Option<PathBuf>,
 }
 
 /// Runs `bip eval`.
 pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
-    let policy: Box<dyn Policy> = match args.policy {
-        PolicyKind::Planner => Box::new(PlannerPolicy::new(args.beta).context("invalid --beta")?),
-    };
+    let margin = args.abstain_below.unwrap_or(0.0);
+    if !(margin.is_finite() && margin >= 0.0) {
+        bail!("--abstain-below: {margin} is not a margin ≥ 0");
+    }
+    if let Some(plot) = &args.plot {
+        if plot.extension().is_none_or(|x| x != "svg") {
+            bail!(
+                "--plot {}: only SVG output is supported (name the file *.svg)",
+                plot.display()
+            );
+        }
+    }
+    let policy = args.policy.build()?;
     let mut episodes = Vec::new();
     for path in &args.files {
         episodes.extend(read_episodes(path)?);
@@ -65,7 +89,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
                     episode: episode.id.clone(),
                     label: question.label.clone(),
                     expected,
-                    choice: answer.choice,
+                    answer: answer.clone(),
                 });
             }
         }
@@ -75,9 +99,31 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let seconds = progress.elapsed();
-    let evaluation = Evaluation::new(&outcomes, BOOTSTRAP_SEED);
+    let mut evaluation = Evaluation::new(&outcomes, margin, BOOTSTRAP_SEED);
+    if args.calibration_report || args.plot.is_some() {
+        evaluation = evaluation.with_calibration(&outcomes);
+    }
     if let Some(path) = &args.predictions {
         write_atomically(path, lines.as_bytes())?;
+    }
+    if let Some(path) = &args.risk_coverage {
+        let mut csv =
+            String::from("margin,coverage,selective_accuracy,refusal_recall,over_refusal\n");
+        for point in risk_coverage(&outcomes) {
+            let _ = writeln!(
+                csv,
+                "{},{},{},{},{}",
+                point.margin,
+                point.coverage,
+                point.selective_accuracy,
+                point.refusal_recall,
+                point.over_refusal
+            );
+        }
+        write_atomically(path, csv.as_bytes())?;
+    }
+    if let (Some(path), Some(calibration)) = (&args.plot, &evaluation.calibration) {
+        write_atomically(path, reliability_svg(calibration).as_bytes())?;
     }
     if args.json {
         println!(
@@ -89,9 +135,23 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     }
     eprintln!(
         "bip: {} questions from {} episodes in {seconds:.2} s ({:.1} ms per question)",
-        evaluation.n,
+        outcomes.len(),
         episodes.len(),
-        seconds * 1e3 / evaluation.n.max(1) as f64
+        seconds * 1e3 / outcomes.len().max(1) as f64
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bip::engine::evaluation::DEFAULT_ABSTAIN_MARGIN;
+
+    #[test]
+    fn default_margin_text_matches_the_library() {
+        assert_eq!(
+            DEFAULT_MARGIN_TEXT.parse::<f64>().ok(),
+            Some(DEFAULT_ABSTAIN_MARGIN)
+        );
+    }
 }

@@ -24,6 +24,10 @@ pub struct GenerateArgs {
     /// Question types to generate, used in turn (default: all seven), e.g. `1.1,2.3`.
     #[arg(long, value_delimiter = ',')]
     types: Vec<String>,
+    /// Share of episodes whose question the behaviour so far cannot answer (expected
+    /// answer "unknowable"), in [0, 1].
+    #[arg(long, default_value_t = 0.0)]
+    unknowable: f64,
 }
 
 /// Runs `bip generate`.
@@ -39,9 +43,16 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             })
             .collect::<anyhow::Result<Vec<_>>>()?
     };
+    if !(0.0..=1.0).contains(&args.unknowable) {
+        bail!(
+            "--unknowable: {} is not a share between 0 and 1",
+            args.unknowable
+        );
+    }
     let options = GenerateOptions {
         seed: args.seed,
         types,
+        unknowable: args.unknowable,
         ..GenerateOptions::default()
     };
     let episodes = generate(&options, args.n).context("generation failed")?;

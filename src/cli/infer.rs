@@ -4,20 +4,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use bip::engine::report::{EpisodeReport, Report};
-use bip::engine::{infer_episode, BatchOptions, PlannerPolicy, Policy, DEFAULT_BETA};
+use bip::engine::{infer_episode, BatchOptions};
 use bip::io::{read_episode, write_atomically};
 
+use super::policy::PolicyArgs;
 use super::render;
-
-/// Which model of the agent scores its actions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PolicyKind {
-    /// Symbolic Boltzmann-rational belief-space planner (no weights).
-    Planner,
-}
 
 /// Arguments of `bip infer`.
 #[derive(Debug, Args)]
@@ -28,12 +22,12 @@ pub struct InferArgs {
     /// Print one JSON document instead of tables.
     #[arg(long)]
     json: bool,
-    /// Model of the agent.
-    #[arg(long, value_enum, default_value_t = PolicyKind::Planner)]
-    policy: PolicyKind,
-    /// Rationality of the planner: 0 acts at random, larger is closer to optimal.
-    #[arg(long, default_value_t = DEFAULT_BETA, allow_negative_numbers = true)]
-    beta: f64,
+    #[command(flatten)]
+    policy: PolicyArgs,
+    /// Answer "cannot tell" (answer null) when the two best options' probabilities are
+    /// closer than this margin.
+    #[arg(long, default_value_t = 0.0)]
+    abstain_below: f64,
     /// Show the posterior over goals and beliefs after every step.
     #[arg(long)]
     trace: bool,
@@ -50,9 +44,7 @@ pub struct InferArgs {
 
 /// Runs `bip infer`.
 pub fn run(args: &InferArgs) -> anyhow::Result<ExitCode> {
-    let policy: Box<dyn Policy> = match args.policy {
-        PolicyKind::Planner => Box::new(PlannerPolicy::new(args.beta).context("invalid --beta")?),
-    };
+    let policy = args.policy.build()?;
     let options = BatchOptions {
         trace_top: args.trace.then_some(args.trace_top),
         ..BatchOptions::default()
@@ -68,6 +60,7 @@ pub fn run(args: &InferArgs) -> anyhow::Result<ExitCode> {
             &inference,
             policy.name(),
             Some(path.display().to_string()),
+            args.abstain_below,
         ));
         episodes.push(episode);
     }

@@ -1,8 +1,12 @@
 //! Argument parsing and dispatch. The work itself lives in the library crates.
 
+mod calibrate;
 mod eval;
 mod generate;
+mod import;
 mod infer;
+mod lm;
+mod policy;
 mod progress;
 mod render;
 
@@ -26,6 +30,12 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Score the answers to files of episodes against their expected answers.
     Eval(eval::EvalArgs),
+    /// Fit the planner's rationality β on held-out episodes.
+    Calibrate(calibrate::CalibrateArgs),
+    /// Convert episodes from another format (MMToM-QA text questions) to bip-episode/1.
+    Import(import::ImportArgs),
+    /// Score text with, generate from, or inspect a language model (GGUF or Hugging Face).
+    Lm(lm::LmArgs),
 }
 
 /// Parses the command line and runs the command.
@@ -35,5 +45,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Infer(args) => infer::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Eval(args) => eval::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args),
+        Command::Import(args) => import::run(&args),
+        Command::Lm(args) => lm::run(&args),
     }
 }

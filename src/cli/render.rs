@@ -79,7 +79,8 @@ pub fn report(episodes: &[Episode], report: &Report) -> String {
     out
 }
 
-/// Renders an evaluation as a small table.
+/// Renders an evaluation as a small table, with abstention and calibration lines when
+/// present.
 pub fn evaluation(e: &Evaluation) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -98,7 +99,7 @@ pub fn evaluation(e: &Evaluation) -> String {
     }
     let _ = writeln!(
         out,
-        "{:<6} {:>6} {:>8} {:>8.1}%  (95% CI {:.1}–{:.1}%, position-balanced {:.1}%, ties {})",
+        "{:<6} {:>6} {:>8} {:>8.1}%  (95% CI {:.1}–{:.1}%, position-balanced {:.1}%, unanswered {})",
         "all",
         e.n,
         e.correct,
@@ -108,5 +109,27 @@ pub fn evaluation(e: &Evaluation) -> String {
         e.position_balanced_accuracy * 100.0,
         e.ties
     );
+    if let Some(a) = &e.abstention {
+        let _ = writeln!(
+            out,
+            "abstaining below margin {}: coverage {:.1}%, selective accuracy {:.1}%, {} unknowable: refusal recall {:.1}%, over-refusal {:.1}%",
+            a.margin,
+            a.coverage * 100.0,
+            a.selective_accuracy * 100.0,
+            a.unknowable,
+            a.refusal_recall * 100.0,
+            a.over_refusal * 100.0
+        );
+    }
+    if let Some(c) = &e.calibration {
+        let _ = writeln!(
+            out,
+            "calibration: ECE {:.4}, Brier {:.4}, mean log-likelihood {:.4} over {} bins",
+            c.ece,
+            c.brier,
+            c.mean_log_likelihood,
+            c.bins.len()
+        );
+    }
     out
 }

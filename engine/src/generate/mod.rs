@@ -8,6 +8,7 @@
 mod agent;
 mod question_type;
 mod scenario;
+mod unknowable;
 mod world;
 
 pub use agent::{simulate, Trajectory};
@@ -23,6 +24,7 @@ use crate::error::EngineError;
 use crate::policy::{ActionCosts, PlannerPolicy};
 use crate::rng::Rng;
 use scenario::{build, Setting};
+use unknowable::unknowable_question;
 
 /// Names given to generated agents.
 const NAMES: [&str; 16] = [
@@ -46,6 +48,9 @@ pub struct GenerateOptions {
     pub agent_leak: f64,
     /// Longest trajectory simulated.
     pub max_steps: usize,
+    /// Share of episodes whose question is unknowable from the behaviour so far
+    /// (expected answer `"unknowable"`).
+    pub unknowable: f64,
 }
 
 impl Default for GenerateOptions {
@@ -56,11 +61,14 @@ impl Default for GenerateOptions {
             agent_beta: 4.0,
             agent_leak: 0.1,
             max_steps: 40,
+            unknowable: 0.0,
         }
     }
 }
 
 /// Generates episode number `index` of the stream `options` describes.
+///
+/// Unknowable questions keep the label of the type whose scenario they were drawn from.
 ///
 /// # Errors
 /// [`EngineError::Generation`] if no scenario of the episode's type could be built (a bug
@@ -74,6 +82,8 @@ pub fn generate_episode(options: &GenerateOptions, index: usize) -> Result<Episo
     let policy = PlannerPolicy::with_costs(options.agent_beta, ActionCosts::default())?;
     let mut rng = Rng::for_item(options.seed, index as u64);
     let agent = NAMES[rng.below(NAMES.len())];
+    // Drawn only when asked for, so that a corpus without unknowables is unchanged.
+    let unknowable = options.unknowable > 0.0 && rng.chance(options.unknowable);
     for _ in 0..ATTEMPTS {
         let shell = EpisodeFile {
             format: FORMAT.to_string(),
@@ -100,6 +110,12 @@ pub fn generate_episode(options: &GenerateOptions, index: usize) -> Result<Episo
         let Some(mut scenario) = build(kind, &setting, &mut rng) else {
             continue;
         };
+        if unknowable {
+            match unknowable_question(&setting, kind, &scenario, &mut rng) {
+                Some(question) => scenario.question = question,
+                None => continue,
+            }
+        }
         let world = &shell.world;
         scenario.question.at = scenario.actions.len();
         let believed = &world.furniture(scenario.believed).name;
@@ -184,6 +200,29 @@ mod tests {
             assert_eq!(q.at, e.actions.len());
             assert!(!e.actions.is_empty(), "{}", e.id);
             assert!(q.expected.is_some());
+        }
+    }
+
+    #[test]
+    fn unknowable_questions_tie_exactly() {
+        let options = GenerateOptions {
+            unknowable: 1.0,
+            ..GenerateOptions::default()
+        };
+        let policy = PlannerPolicy::default();
+        for episode in generate(&options, 14).expect("generate") {
+            let q = &episode.questions[0];
+            assert_eq!(q.expected, Some(bip_episodes::Expected::Unknowable));
+            let result = crate::infer_episode(&episode, &policy, &crate::BatchOptions::default())
+                .expect("infer");
+            let answer = &result.answers[0];
+            assert!(
+                answer.margin < 1e-9,
+                "{}: {:?}",
+                episode.id,
+                answer.posterior
+            );
+            assert_eq!(answer.choice, None);
         }
     }
 }

@@ -2,8 +2,8 @@
 //! the question asked, with its ground truth taken from the simulated agent itself.
 
 use bip_episodes::{
-    Action, AnswerOption, Claim, ClassId, FurnitureId, FurnitureKind, Proposition, Question,
-    RoomId, World,
+    Action, AnswerOption, Claim, ClassId, Expected, FurnitureId, FurnitureKind, Proposition,
+    Question, RoomId, State, World,
 };
 
 use super::agent::{simulate, Trajectory};
@@ -36,6 +36,8 @@ pub struct Scenario {
     pub believed: FurnitureId,
     /// The actions up to the question.
     pub actions: Vec<Action>,
+    /// The states before and after each of `actions`.
+    pub states: Vec<State>,
     /// The question, asked after all of `actions`.
     pub question: Question,
 }
@@ -192,7 +194,7 @@ fn run(
 ) -> Trajectory {
     let world = setting.world;
     let belief = Belief::thinks_at(believed, world.furniture.len(), setting.leak);
-    let state = bip_episodes::State::initial(world, start);
+    let state = State::initial(world, start);
     simulate(
         world,
         setting.policy,
@@ -217,12 +219,13 @@ fn scenario(
         goal,
         believed,
         actions: run.actions[..at].to_vec(),
+        states: run.states[..=at].to_vec(),
         question,
     }
 }
 
 /// Containers satisfying `keep`, in id order.
-fn containers(world: &World, keep: impl Fn(FurnitureId) -> bool) -> Vec<FurnitureId> {
+pub(super) fn containers(world: &World, keep: impl Fn(FurnitureId) -> bool) -> Vec<FurnitureId> {
     world
         .furniture_ids()
         .filter(|f| world.furniture(*f).kind == FurnitureKind::Container && keep(*f))
@@ -255,7 +258,7 @@ fn seen_classes(world: &World, run: &Trajectory, steps: std::ops::Range<usize>) 
 }
 
 /// "kitchen_cabinet_3" → "kitchen cabinet 3".
-fn words(id: &str) -> String {
+pub(super) fn words(id: &str) -> String {
     id.replace('_', " ")
 }
 
@@ -315,7 +318,7 @@ fn belief_question(
         )),
         at: 0,
         options,
-        expected: Some(expected),
+        expected: Some(Expected::Option(expected)),
     })
 }
 
@@ -362,6 +365,6 @@ fn goal_question(
         )),
         at: 0,
         options,
-        expected: Some(expected),
+        expected: Some(Expected::Option(expected)),
     }
 }

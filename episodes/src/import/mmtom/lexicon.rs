@@ -1,5 +1,5 @@
 //! The nouns of MMToM-QA apartments: rooms, furniture and objects, with their synonyms
-//! and plural forms, and the number and ordinal words that count and order them.
+//! and plural forms (the words that count and order them are in [`super::numbers`]).
 //!
 //! Every entry maps surface forms to one canonical id: a room id (`living_room`), a
 //! furniture class (`kitchen_cabinet`) or an object class (`wine`, for "bottle of wine").
@@ -54,71 +54,182 @@ pub(crate) struct ObjectDef {
     pub(crate) names: &'static [&'static str],
 }
 
-/// Rooms, in the order used when nothing else decides.
+/// Rooms.
 pub(crate) const ROOMS: &[RoomDef] = &[
-    RoomDef { id: "kitchen", names: &["kitchen"] },
-    RoomDef { id: "living_room", names: &["living room", "livingroom", "lounge", "sitting room", "family room"] },
-    RoomDef { id: "bedroom", names: &["bedroom", "bed room"] },
-    RoomDef { id: "bathroom", names: &["bathroom", "bath room", "restroom", "washroom"] },
-    RoomDef { id: "dining_room", names: &["dining room"] },
+    room_def("kitchen", &["kitchen"]),
+    room_def(
+        "living_room",
+        &[
+            "living room",
+            "livingroom",
+            "lounge",
+            "sitting room",
+            "family room",
+        ],
+    ),
+    room_def("bedroom", &["bedroom", "bed room"]),
+    room_def(
+        "bathroom",
+        &["bathroom", "bath room", "restroom", "washroom"],
+    ),
+    room_def("dining_room", &["dining room"]),
 ];
 
-const CONTAINER: Kind = Kind::Container;
-const SURFACE: Kind = Kind::Surface;
+const fn room_def(id: &'static str, names: &'static [&'static str]) -> RoomDef {
+    RoomDef { id, names }
+}
 
-/// Furniture classes.
+/// Containers that are not remapped by room.
+const fn container(
+    class: &'static str,
+    family: &'static str,
+    names: &'static [&'static str],
+) -> FurnitureDef {
+    FurnitureDef {
+        class,
+        family,
+        kind: Kind::Container,
+        names,
+        in_room: &[],
+    }
+}
+
+/// Surfaces that are not remapped by room.
+const fn surface(
+    class: &'static str,
+    family: &'static str,
+    names: &'static [&'static str],
+) -> FurnitureDef {
+    FurnitureDef {
+        class,
+        family,
+        kind: Kind::Surface,
+        names,
+        in_room: &[],
+    }
+}
+
+/// Furniture classes. A bare head noun ("cabinet", "table") covers its family.
 pub(crate) const FURNITURE: &[FurnitureDef] = &[
-    FurnitureDef { class: "fridge", family: "fridge", kind: CONTAINER, names: &["fridge", "refrigerator", "fridge freezer"], in_room: &[] },
-    FurnitureDef { class: "microwave", family: "microwave", kind: CONTAINER, names: &["microwave", "microwave oven"], in_room: &[] },
-    FurnitureDef { class: "stove", family: "stove", kind: CONTAINER, names: &["stove", "oven", "cooker"], in_room: &[] },
-    FurnitureDef { class: "dishwasher", family: "dishwasher", kind: CONTAINER, names: &["dishwasher", "dish washer"], in_room: &[] },
-    FurnitureDef { class: "kitchen_cabinet", family: "cabinet", kind: CONTAINER, names: &["kitchen cabinet", "kitchen cupboard"], in_room: &[] },
-    FurnitureDef { class: "bathroom_cabinet", family: "cabinet", kind: CONTAINER, names: &["bathroom cabinet", "bathroom cupboard", "medicine cabinet"], in_room: &[] },
+    container(
+        "fridge",
+        "fridge",
+        &["fridge", "refrigerator", "fridge freezer"],
+    ),
+    container("microwave", "microwave", &["microwave", "microwave oven"]),
+    container("stove", "stove", &["stove", "oven", "cooker"]),
+    container("dishwasher", "dishwasher", &["dishwasher", "dish washer"]),
+    container(
+        "kitchen_cabinet",
+        "cabinet",
+        &["kitchen cabinet", "kitchen cupboard"],
+    ),
+    container(
+        "bathroom_cabinet",
+        "cabinet",
+        &["bathroom cabinet", "bathroom cupboard", "medicine cabinet"],
+    ),
     FurnitureDef {
         class: "cabinet",
         family: "cabinet",
-        kind: CONTAINER,
+        kind: Kind::Container,
         names: &["cabinet", "cupboard"],
-        in_room: &[("kitchen", "kitchen_cabinet"), ("bathroom", "bathroom_cabinet")],
+        in_room: &[
+            ("kitchen", "kitchen_cabinet"),
+            ("bathroom", "bathroom_cabinet"),
+        ],
     },
-    FurnitureDef { class: "wardrobe", family: "wardrobe", kind: CONTAINER, names: &["wardrobe"], in_room: &[] },
-    FurnitureDef { class: "kitchen_table", family: "table", kind: SURFACE, names: &["kitchen table", "dining table"], in_room: &[] },
-    FurnitureDef { class: "coffee_table", family: "table", kind: SURFACE, names: &["coffee table"], in_room: &[] },
-    FurnitureDef { class: "table", family: "table", kind: SURFACE, names: &["table"], in_room: &[("kitchen", "kitchen_table")] },
-    FurnitureDef { class: "desk", family: "desk", kind: SURFACE, names: &["desk"], in_room: &[] },
-    FurnitureDef { class: "sofa", family: "sofa", kind: SURFACE, names: &["sofa", "couch", "settee"], in_room: &[] },
-    FurnitureDef { class: "bookshelf", family: "bookshelf", kind: SURFACE, names: &["bookshelf", "bookcase", "book shelf"], in_room: &[] },
-    FurnitureDef { class: "bed", family: "bed", kind: SURFACE, names: &["bed"], in_room: &[] },
-    FurnitureDef { class: "nightstand", family: "nightstand", kind: SURFACE, names: &["nightstand", "night stand", "bedside table"], in_room: &[] },
-    FurnitureDef { class: "tv_stand", family: "tv_stand", kind: SURFACE, names: &["tv stand"], in_room: &[] },
-    FurnitureDef { class: "kitchen_counter", family: "counter", kind: SURFACE, names: &["kitchen counter", "counter", "countertop"], in_room: &[] },
+    container("wardrobe", "wardrobe", &["wardrobe"]),
+    surface("kitchen_table", "table", &["kitchen table", "dining table"]),
+    surface("coffee_table", "table", &["coffee table"]),
+    FurnitureDef {
+        class: "table",
+        family: "table",
+        kind: Kind::Surface,
+        names: &["table"],
+        in_room: &[("kitchen", "kitchen_table")],
+    },
+    surface("desk", "desk", &["desk"]),
+    surface("sofa", "sofa", &["sofa", "couch", "settee"]),
+    surface(
+        "bookshelf",
+        "bookshelf",
+        &["bookshelf", "bookcase", "book shelf"],
+    ),
+    surface("bed", "bed", &["bed"]),
+    surface(
+        "nightstand",
+        "nightstand",
+        &["nightstand", "night stand", "bedside table"],
+    ),
+    surface("tv_stand", "tv_stand", &["tv stand"]),
+    surface(
+        "kitchen_counter",
+        "counter",
+        &["kitchen counter", "counter", "countertop"],
+    ),
 ];
 
-/// Object classes.
+const fn object(class: &'static str, names: &'static [&'static str]) -> ObjectDef {
+    ObjectDef { class, names }
+}
+
+/// Object classes: the twelve of MMToM-QA first, then other VirtualHome objects.
 pub(crate) const OBJECTS: &[ObjectDef] = &[
-    ObjectDef { class: "apple", names: &["apple"] },
-    ObjectDef { class: "book", names: &["book", "novel"] },
-    ObjectDef { class: "wine", names: &["bottle of wine", "wine bottle", "wine"] },
-    ObjectDef { class: "wine_glass", names: &["wine glass", "wineglass", "glass of wine"] },
-    ObjectDef { class: "water_glass", names: &["water glass", "waterglass", "glass of water", "drinking glass"] },
-    ObjectDef { class: "dish_bowl", names: &["dish bowl", "dishbowl", "bowl"] },
-    ObjectDef { class: "chips", names: &["bag of chips", "packet of chips", "chips", "bag of crisps", "crisps"] },
-    ObjectDef { class: "condiment_bottle", names: &["condiment bottle", "bottle of condiment", "condimentbottle", "condiment"] },
-    ObjectDef { class: "remote_control", names: &["remote control", "remotecontrol", "tv remote", "remote"] },
-    ObjectDef { class: "cupcake", names: &["cupcake", "cup cake"] },
-    ObjectDef { class: "salmon", names: &["salmon", "piece of salmon", "salmon fillet"] },
-    ObjectDef { class: "plate", names: &["plate"] },
-    ObjectDef { class: "mug", names: &["mug", "coffee mug"] },
-    ObjectDef { class: "milk", names: &["milk", "bottle of milk", "carton of milk"] },
-    ObjectDef { class: "juice", names: &["juice", "bottle of juice"] },
-    ObjectDef { class: "bread", names: &["bread", "loaf of bread", "slice of bread"] },
-    ObjectDef { class: "cereal", names: &["cereal", "box of cereal"] },
-    ObjectDef { class: "pudding", names: &["pudding"] },
-    ObjectDef { class: "chocolate_syrup", names: &["chocolate syrup", "bottle of chocolate syrup"] },
-    ObjectDef { class: "banana", names: &["banana"] },
-    ObjectDef { class: "towel", names: &["towel"] },
-    ObjectDef { class: "toothbrush", names: &["toothbrush"] },
-    ObjectDef { class: "cellphone", names: &["cellphone", "cell phone", "phone"] },
+    object("apple", &["apple"]),
+    object("book", &["book", "novel"]),
+    object("wine", &["bottle of wine", "wine bottle", "wine"]),
+    object("wine_glass", &["wine glass", "wineglass", "glass of wine"]),
+    object(
+        "water_glass",
+        &[
+            "water glass",
+            "waterglass",
+            "glass of water",
+            "drinking glass",
+        ],
+    ),
+    object("dish_bowl", &["dish bowl", "dishbowl", "bowl"]),
+    object(
+        "chips",
+        &[
+            "bag of chips",
+            "packet of chips",
+            "chips",
+            "bag of crisps",
+            "crisps",
+        ],
+    ),
+    object(
+        "condiment_bottle",
+        &[
+            "condiment bottle",
+            "bottle of condiment",
+            "condimentbottle",
+            "condiment",
+        ],
+    ),
+    object(
+        "remote_control",
+        &["remote control", "remotecontrol", "tv remote", "remote"],
+    ),
+    object("cupcake", &["cupcake", "cup cake"]),
+    object("salmon", &["salmon", "piece of salmon", "salmon fillet"]),
+    object("plate", &["plate"]),
+    object("mug", &["mug", "coffee mug"]),
+    object("milk", &["milk", "bottle of milk", "carton of milk"]),
+    object("juice", &["juice", "bottle of juice"]),
+    object("bread", &["bread", "loaf of bread", "slice of bread"]),
+    object("cereal", &["cereal", "box of cereal"]),
+    object("pudding", &["pudding"]),
+    object(
+        "chocolate_syrup",
+        &["chocolate syrup", "bottle of chocolate syrup"],
+    ),
+    object("banana", &["banana"]),
+    object("towel", &["towel"]),
+    object("toothbrush", &["toothbrush"]),
+    object("cellphone", &["cellphone", "cell phone", "phone"]),
 ];
 
 /// A noun the lexicon knows.
@@ -165,7 +276,11 @@ static NOUNS: LazyLock<Nouns> = LazyLock::new(|| {
     for o in OBJECTS {
         add(o.names, Noun::Object(o));
     }
-    let longest = forms.keys().map(|k| k.split(' ').count()).max().unwrap_or(1);
+    let longest = forms
+        .keys()
+        .map(|k| k.split(' ').count())
+        .max()
+        .unwrap_or(1);
     Nouns { forms, longest }
 });
 
@@ -181,7 +296,10 @@ pub(crate) fn noun_at(tokens: &[Token], i: usize) -> Option<NounMatch> {
     }
     (1..=words.len()).rev().find_map(|len| {
         let key = words[..len].join(" ");
-        nouns.forms.get(&key).map(|&(noun, plural)| NounMatch { noun, plural, len })
+        nouns
+            .forms
+            .get(&key)
+            .map(|&(noun, plural)| NounMatch { noun, plural, len })
     })
 }
 
@@ -191,6 +309,7 @@ pub(crate) fn furniture_class(class: &str) -> Option<&'static FurnitureDef> {
 }
 
 /// The room with this id.
+#[cfg(test)]
 pub(crate) fn room(id: &str) -> Option<&'static RoomDef> {
     ROOMS.iter().find(|r| r.id == id)
 }
@@ -231,58 +350,6 @@ fn plural_word(word: &str) -> String {
         return format!("{word}es");
     }
     format!("{word}s")
-}
-
-/// The number a count word stands for: `two` → 2, `7` → 7, `a` → 1.
-pub(crate) fn count_word(word: &str) -> Option<u32> {
-    const WORDS: [&str; 13] = [
-        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "eleven", "twelve",
-    ];
-    match word {
-        "a" | "an" | "single" | "another" => Some(1),
-        _ => WORDS
-            .iter()
-            .position(|w| *w == word)
-            .and_then(|n| u32::try_from(n).ok())
-            .or_else(|| word.parse().ok()),
-    }
-}
-
-/// A position in a row, counted from the left unless the phrase says otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Ordinal {
-    /// The n-th (1-based).
-    Nth(u32),
-    /// The last one.
-    Last,
-}
-
-/// The ordinal an ordinal word stands for: `third` and `3rd` → 3, `last` → last.
-pub(crate) fn ordinal_word(word: &str) -> Option<Ordinal> {
-    const WORDS: [&str; 13] = [
-        "zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-        "ninth", "tenth", "eleventh", "twelfth",
-    ];
-    if let Some(n) = WORDS.iter().position(|w| *w == word) {
-        return u32::try_from(n).ok().filter(|&n| n > 0).map(Ordinal::Nth);
-    }
-    match word {
-        "last" | "final" | "rightmost" => return Some(Ordinal::Last),
-        "leftmost" => return Some(Ordinal::Nth(1)),
-        _ => {}
-    }
-    let digits = word.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    let suffix = &word[digits.len()..];
-    let n: u32 = digits.parse().ok()?;
-    let expected = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    (n > 0 && suffix == expected).then_some(Ordinal::Nth(n))
 }
 
 #[cfg(test)]

@@ -44,7 +44,10 @@ fn plural_forms_are_generated() {
     assert_eq!(plural("bookshelf"), "bookshelves");
     assert_eq!(plural("couch"), "couches");
     assert_eq!(plural("cabinet"), "cabinets");
-    assert_eq!(noun("bottles of wine"), noun("bottle of wine").map(|(n, _, l)| (n, true, l)));
+    assert_eq!(
+        noun("bottles of wine"),
+        noun("bottle of wine").map(|(n, _, l)| (n, true, l))
+    );
     assert_eq!(class_of("pieces of salmon"), "object salmon");
     assert_eq!(class_of("salmons"), "object salmon");
     assert!(noun("three bottles").is_none());
@@ -58,25 +61,4 @@ fn room_specific_classes() {
     assert_eq!(cabinet.in_room("bedroom").class, "cabinet");
     let table = furniture_class("table").expect("table");
     assert_eq!(table.in_room("kitchen").class, "kitchen_table");
-}
-
-#[test]
-fn counts() {
-    assert_eq!(count_word("three"), Some(3));
-    assert_eq!(count_word("a"), Some(1));
-    assert_eq!(count_word("another"), Some(1));
-    assert_eq!(count_word("12"), Some(12));
-    assert_eq!(count_word("several"), None);
-}
-
-#[test]
-fn ordinals_in_words_and_digits() {
-    assert_eq!(ordinal_word("third"), Some(Ordinal::Nth(3)));
-    assert_eq!(ordinal_word("2nd"), Some(Ordinal::Nth(2)));
-    assert_eq!(ordinal_word("11th"), Some(Ordinal::Nth(11)));
-    assert_eq!(ordinal_word("21st"), Some(Ordinal::Nth(21)));
-    assert_eq!(ordinal_word("2th"), None);
-    assert_eq!(ordinal_word("leftmost"), Some(Ordinal::Nth(1)));
-    assert_eq!(ordinal_word("last"), Some(Ordinal::Last));
-    assert_eq!(ordinal_word("second-hand"), None);
 }

@@ -121,6 +121,17 @@ fn flush_word(tokens: &mut Vec<Token>, word: &mut String) {
     }
 }
 
+/// The words of a span of tokens, for error messages.
+pub(crate) fn span_text(tokens: &[Token], span: std::ops::Range<usize>) -> String {
+    let end = span.end.min(tokens.len());
+    tokens[span.start.min(end)..end]
+        .iter()
+        .map(|t| t.word().unwrap_or(","))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(" ,", ",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,7 +160,10 @@ mod tests {
     fn contractions_are_expanded_and_case_is_folded() {
         assert_eq!(
             words("There's an apple, you'll see; it isn't Mark's."),
-            ["there", "is", "an", "apple", ",", "you", "will", "see", ",", "it", "is", "not", "mark", "'s"]
+            [
+                "there", "is", "an", "apple", ",", "you", "will", "see", ",", "it", "is", "not",
+                "mark", "'s"
+            ]
         );
     }
 

@@ -26,6 +26,8 @@ pub(crate) enum Verb {
     Grab,
     /// Says the previous action is done again ("repeats", "does the same").
     Repeat,
+    /// "followed by X": X next, in the same way unless the clause says otherwise.
+    Follow,
     /// States a belief ("thinks", "believes").
     Belief,
     /// States a goal ("trying to get", "looking for").
@@ -49,6 +51,8 @@ const IRREGULAR: &[(&str, Verb)] = &[
     ("trotted", Verb::Motion),
     ("travelling", Verb::Motion),
     ("travelled", Verb::Motion),
+    ("getting", Verb::Motion),
+    ("got", Verb::Motion),
     ("left", Verb::Depart),
     ("shutting", Verb::Close),
     ("thought", Verb::Belief),
@@ -62,23 +66,44 @@ const REGULAR: &[(&[&str], Verb)] = &[
             "proceed", "walk", "stride", "head", "move", "advance", "navigate", "return", "go",
             "amble", "stroll", "wander", "travel", "step", "come", "hurry", "rush", "march",
             "saunter", "pace", "trek", "journey", "trudge", "dash", "run", "jog", "venture",
-            "continue", "sprint", "tiptoe", "shuffle", "meander", "scurry", "hike", "trot",
-            "roam", "plod", "mosey", "cross", "hasten", "lumber", "stride", "shift", "turn",
+            "continue", "sprint", "tiptoe", "shuffle", "meander", "scurry", "hike", "trot", "roam",
+            "plod", "mosey", "hasten", "lumber", "shift", "turn", "get",
         ],
         Verb::Motion,
     ),
-    (&["approach", "reach", "enter", "near", "visit"], Verb::Approach),
+    (
+        &["approach", "reach", "enter", "near", "visit"],
+        Verb::Approach,
+    ),
     (&["leave", "exit", "depart"], Verb::Depart),
     (&["open", "unlock"], Verb::Open),
     (&["close", "shut", "seal"], Verb::Close),
-    (&["grab", "retrieve", "fetch", "collect", "grasp"], Verb::Grab),
+    (
+        &["grab", "retrieve", "fetch", "collect", "grasp"],
+        Verb::Grab,
+    ),
     (&["repeat"], Verb::Repeat),
-    (&["think", "believe", "assume", "expect", "suspect", "know"], Verb::Belief),
-    (&["try", "look", "search", "seek", "want", "hope", "intend", "aim"], Verb::Goal),
+    (
+        &["think", "believe", "assume", "expect", "suspect", "know"],
+        Verb::Belief,
+    ),
+    (
+        &[
+            "try", "look", "search", "seek", "want", "hope", "intend", "aim",
+        ],
+        Verb::Goal,
+    ),
 ];
 
 /// Words that say "the same again" without being verbs.
-const REPEAT_NOUNS: &[&str] = &["same", "pattern", "process", "routine", "procedure", "sequence"];
+const REPEAT_NOUNS: &[&str] = &[
+    "same",
+    "pattern",
+    "process",
+    "routine",
+    "procedure",
+    "sequence",
+];
 
 static VERBS: LazyLock<HashMap<String, Verb>> = LazyLock::new(|| {
     let mut map = HashMap::new();
@@ -100,20 +125,27 @@ static VERBS: LazyLock<HashMap<String, Verb>> = LazyLock::new(|| {
 
 /// Base, third person, -ing and -ed forms of a regular verb.
 fn inflections(stem: &str) -> [String; 4] {
-    let third = if stem.ends_with(['s', 'x', 'z', 'o']) || stem.ends_with("ch") || stem.ends_with("sh") {
-        format!("{stem}es")
-    } else if let Some(s) = stem.strip_suffix('y').filter(|s| !s.ends_with(['a', 'e', 'o', 'u'])) {
-        format!("{s}ies")
-    } else {
-        format!("{stem}s")
-    };
+    let third =
+        if stem.ends_with(['s', 'x', 'z', 'o']) || stem.ends_with("ch") || stem.ends_with("sh") {
+            format!("{stem}es")
+        } else if let Some(s) = stem
+            .strip_suffix('y')
+            .filter(|s| !s.ends_with(['a', 'e', 'o', 'u']))
+        {
+            format!("{s}ies")
+        } else {
+            format!("{stem}s")
+        };
     let ing = match stem.strip_suffix('e') {
         Some(s) if !s.ends_with('e') => format!("{s}ing"),
         _ => format!("{stem}ing"),
     };
     let past = if stem.ends_with('e') {
         format!("{stem}d")
-    } else if let Some(s) = stem.strip_suffix('y').filter(|s| !s.ends_with(['a', 'e', 'o', 'u'])) {
+    } else if let Some(s) = stem
+        .strip_suffix('y')
+        .filter(|s| !s.ends_with(['a', 'e', 'o', 'u']))
+    {
         format!("{s}ied")
     } else {
         format!("{stem}ed")
@@ -132,7 +164,8 @@ pub(crate) fn verb(word: &str) -> Option<Verb> {
 pub(crate) fn verb_at(tokens: &[Token], i: usize) -> Option<(Verb, usize)> {
     let word = |k: usize| tokens.get(i + k).and_then(Token::word);
     let w0 = word(0)?;
-    let stem_is = |stem: &str| inflections(stem).iter().any(|f| f == w0) || (stem == "make" && w0 == "made");
+    let stem_is =
+        |stem: &str| inflections(stem).iter().any(|f| f == w0) || (stem == "make" && w0 == "made");
     let possessive = |w: Option<&str>| matches!(w, Some("his" | "her" | "their" | "its"));
     if stem_is("make") && possessive(word(1)) && word(2) == Some("way") {
         return Some((Verb::Motion, 3));
@@ -147,7 +180,7 @@ pub(crate) fn verb_at(tokens: &[Token], i: usize) -> Option<(Verb, usize)> {
         return Some((Verb::Approach, 2));
     }
     if stem_is("follow") && word(1) == Some("by") {
-        return Some((Verb::Approach, 2));
+        return Some((Verb::Follow, 2));
     }
     if matches!(w0, "action" | "actions") && word(1) == Some("with") {
         return Some((Verb::Repeat, 1));
@@ -182,7 +215,11 @@ pub(crate) fn intent_at(tokens: &[Token], i: usize) -> Option<usize> {
     ];
     MARKERS
         .iter()
-        .find(|m| m.iter().enumerate().all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.is(w))))
+        .find(|m| {
+            m.iter()
+                .enumerate()
+                .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.is(w)))
+        })
         .map(|m| m.len())
 }
 
@@ -204,8 +241,18 @@ pub(crate) fn destination_at(tokens: &[Token], i: usize) -> Option<usize> {
 pub(crate) fn is_location_preposition(word: &str) -> bool {
     matches!(
         word,
-        "in" | "inside" | "within" | "around" | "at" | "through" | "throughout" | "from"
-            | "across" | "near" | "beside" | "by" | "about"
+        "in" | "inside"
+            | "within"
+            | "around"
+            | "at"
+            | "through"
+            | "throughout"
+            | "from"
+            | "across"
+            | "near"
+            | "beside"
+            | "by"
+            | "about"
     )
 }
 
@@ -254,7 +301,7 @@ mod tests {
         assert_eq!(at("making their way"), Some((Verb::Motion, 3)));
         assert_eq!(at("picks up the apple"), Some((Verb::Grab, 2)));
         assert_eq!(at("interacts with it"), Some((Verb::Approach, 2)));
-        assert_eq!(at("followed by the stove"), Some((Verb::Approach, 2)));
+        assert_eq!(at("followed by the stove"), Some((Verb::Follow, 2)));
         assert_eq!(at("actions with the stove"), Some((Verb::Repeat, 1)));
         assert_eq!(at("actions by approaching"), None);
     }

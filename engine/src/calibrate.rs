@@ -1,0 +1,164 @@
+//! Fitting the planner's rationality β to held-out answers: the β that maximises the mean
+//! log probability of the correct options.
+
+use serde::{Deserialize, Serialize};
+
+use bip_episodes::{Episode, Expected};
+
+use crate::batch::{infer_all, BatchOptions};
+use crate::error::EngineError;
+use crate::policy::PlannerPolicy;
+
+/// The `format` of calibration files.
+pub const CALIBRATION_FORMAT: &str = "bip-calibration/1";
+
+/// β is searched in `[BETA_RANGE.0, BETA_RANGE.1]`, on a log scale.
+pub const BETA_RANGE: (f64, f64) = (0.25, 16.0);
+
+/// A fitted calibration, as saved by `bip calibrate` and read by `--calibration`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalibrationFile {
+    /// Must be [`CALIBRATION_FORMAT`].
+    pub format: String,
+    /// The policy the parameters are for ("planner").
+    pub policy: String,
+    /// The fitted rationality.
+    pub beta: f64,
+    /// Mean log probability of the correct options at `beta` on the fitting data.
+    pub mean_log_likelihood: f64,
+    /// Questions the fit used.
+    pub questions: usize,
+}
+
+impl CalibrationFile {
+    /// Reads a calibration file's text.
+    ///
+    /// # Errors
+    /// A message naming the problem: malformed JSON, another format, or a β out of range.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        let file: Self = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if file.format != CALIBRATION_FORMAT {
+            return Err(format!(
+                "format: expected \"{CALIBRATION_FORMAT}\", found \"{}\"",
+                file.format
+            ));
+        }
+        if !(file.beta.is_finite() && file.beta >= 0.0) {
+            return Err(format!("beta: {} is not a finite number ≥ 0", file.beta));
+        }
+        Ok(file)
+    }
+}
+
+/// Mean log probability (normalised over the options) of the correct options of every
+/// answerable question in `episodes` under the planner with rationality `beta`.
+///
+/// # Errors
+/// As [`infer_all`]; also if no question has an expected option.
+pub fn mean_log_likelihood(episodes: &[Episode], beta: f64) -> Result<(f64, usize), EngineError> {
+    let policy = PlannerPolicy::new(beta)?;
+    let results = infer_all(episodes, &policy, &BatchOptions::default(), &|| {});
+    let (mut total, mut n) = (0.0, 0usize);
+    for (episode, result) in episodes.iter().zip(results) {
+        let inference = result?;
+        for (question, answer) in episode.questions.iter().zip(&inference.answers) {
+            if let Some(Expected::Option(i)) = question.expected {
+                total += answer
+                    .posterior
+                    .get(i)
+                    .copied()
+                    .unwrap_or(0.0)
+                    .max(1e-12)
+                    .ln();
+                n += 1;
+            }
+        }
+    }
+    if n == 0 {
+        return Err(EngineError::InvalidParameter {
+            name: "questions with an expected option",
+            value: 0.0,
+            reason: "calibration needs at least one",
+        });
+    }
+    Ok((total / n as f64, n))
+}
+
+/// Fits β by golden-section search on log β over [`BETA_RANGE`] (the mean log-likelihood
+/// is smooth and, in practice, single-peaked in β), to a relative precision of about 1%.
+///
+/// # Errors
+/// As [`mean_log_likelihood`].
+pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, EngineError> {
+    let score = |log_beta: f64| mean_log_likelihood(episodes, log_beta.exp());
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut low, mut high) = (BETA_RANGE.0.ln(), BETA_RANGE.1.ln());
+    let mut x1 = high - ratio * (high - low);
+    let mut x2 = low + ratio * (high - low);
+    let mut f1 = score(x1)?.0;
+    let mut f2 = score(x2)?.0;
+    while high - low > 0.01 {
+        if f1 < f2 {
+            low = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = low + ratio * (high - low);
+            f2 = score(x2)?.0;
+        } else {
+            high = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = high - ratio * (high - low);
+            f1 = score(x1)?.0;
+        }
+    }
+    let beta = ((low + high) / 2.0).exp();
+    let (mean_log_likelihood, questions) = mean_log_likelihood(episodes, beta)?;
+    Ok(CalibrationFile {
+        format: CALIBRATION_FORMAT.to_string(),
+        policy: "planner".to_string(),
+        beta,
+        mean_log_likelihood,
+        questions,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate, GenerateOptions};
+    use crate::policy::DEFAULT_BETA;
+
+    #[test]
+    fn fitted_beta_is_at_least_as_likely_as_the_range_ends() {
+        let episodes = generate(&GenerateOptions::default(), 7).expect("generate");
+        let fit = fit_beta(&episodes).expect("fit");
+        assert!(fit.beta >= BETA_RANGE.0 && fit.beta <= BETA_RANGE.1);
+        // The search stops within 1% of the optimum in β, where the likelihood is flat.
+        for beta in [BETA_RANGE.0, 1.0, DEFAULT_BETA, BETA_RANGE.1] {
+            let (other, _) = mean_log_likelihood(&episodes, beta).expect("score");
+            assert!(
+                fit.mean_log_likelihood >= other - 1e-4,
+                "{} < {other} at β={beta}",
+                fit.mean_log_likelihood
+            );
+        }
+        let text = serde_json::to_string(&fit).expect("serialise");
+        assert_eq!(CalibrationFile::from_json(&text), Ok(fit));
+    }
+
+    #[test]
+    fn calibration_files_are_checked() {
+        let bad = r#"{"format": "bip-calibration/9", "policy": "planner", "beta": 1, "mean_log_likelihood": 0, "questions": 1}"#;
+        assert!(CalibrationFile::from_json(bad)
+            .unwrap_err()
+            .contains("format"));
+        let negative = bad
+            .replace("/9", "/1")
+            .replace("\"beta\": 1", "\"beta\": -2");
+        assert!(CalibrationFile::from_json(&negative)
+            .unwrap_err()
+            .contains("beta"));
+    }
+}

@@ -1,0 +1,193 @@
+use super::*;
+use crate::import::mmtom::scene::read_scene;
+use crate::import::mmtom::script::play;
+use crate::json::ActionFile;
+
+const SCENE: &str =
+    "The apartment consists of a kitchen, a living room, a bathroom and a bedroom. \
+    The kitchen is equipped with four cabinets, a refrigerator, a microwave, a stove and a kitchen \
+    table. The fridge contains an apple. A bottle of wine sits on the kitchen table. \
+    The living room features a cabinet, a sofa and a coffee table. The cabinet holds a cupcake. \
+    The bathroom has a cabinet. The bedroom has a desk with a book and a bottle of wine on it.";
+
+/// The actions a narrative becomes, as `w:place`, `o:container`, `c:container`.
+fn actions(narrative: &str) -> Vec<String> {
+    let apartment = read_scene(SCENE).unwrap_or_else(|e| panic!("{e}"));
+    let read = read_narrative(narrative, "Ann", &apartment).unwrap_or_else(|e| panic!("{e}"));
+    let script = play(&apartment, &read).unwrap_or_else(|e| panic!("{e:?}"));
+    script
+        .actions
+        .iter()
+        .map(|a| match a {
+            ActionFile::WalkTo(p) => format!("w:{p}"),
+            ActionFile::Open(p) => format!("o:{p}"),
+            ActionFile::Close(p) => format!("c:{p}"),
+            ActionFile::Grab(p) => format!("g:{p}"),
+            ActionFile::Put { object, onto } => format!("p:{object}:{onto}"),
+        })
+        .collect()
+}
+
+fn error(narrative: &str) -> String {
+    let apartment = read_scene(SCENE).unwrap_or_else(|e| panic!("{e}"));
+    match read_narrative(narrative, "Ann", &apartment) {
+        Ok(read) => match play(&apartment, &read) {
+            Ok(script) => panic!("read {:?}", script.actions),
+            Err((_, reason)) => reason,
+        },
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn paraphrased_motion_open_and_close_verbs() {
+    assert_eq!(
+        actions(
+            "Ann is in the bathroom. She strolls over to the kitchen, heads for the refrigerator, \
+             swings it open and then slams it shut."
+        ),
+        ["w:kitchen", "w:fridge", "o:fridge", "c:fridge"]
+    );
+    assert_eq!(
+        actions("Ann starts in the kitchen. She saunters up to the microwave, which she unlocks and seals."),
+        ["w:microwave", "o:microwave", "c:microwave"]
+    );
+}
+
+#[test]
+fn opening_walks_to_the_container_first() {
+    assert_eq!(
+        actions(
+            "Ann is situated in the living room. She goes into the kitchen and opens the stove."
+        ),
+        ["w:kitchen", "w:stove", "o:stove"]
+    );
+}
+
+#[test]
+fn ordinals_and_elided_nouns() {
+    assert_eq!(
+        actions(
+            "Ann is in the kitchen. She ambles to the 2nd cabinet counting from the left, opens \
+             it and shuts it. Then she opens the last one and closes it, before opening the \
+             third cabinet from the right."
+        ),
+        [
+            "w:kitchen_cabinet_2",
+            "o:kitchen_cabinet_2",
+            "c:kitchen_cabinet_2",
+            "w:kitchen_cabinet_4",
+            "o:kitchen_cabinet_4",
+            "c:kitchen_cabinet_4",
+            "w:kitchen_cabinet_2",
+            "o:kitchen_cabinet_2"
+        ]
+    );
+}
+
+#[test]
+fn doing_the_same_again_in_other_words_and_orders() {
+    let expected = [
+        "w:kitchen_cabinet_1",
+        "o:kitchen_cabinet_1",
+        "c:kitchen_cabinet_1",
+        "w:kitchen_cabinet_3",
+        "o:kitchen_cabinet_3",
+        "c:kitchen_cabinet_3",
+        "w:kitchen_cabinet_4",
+        "o:kitchen_cabinet_4",
+        "c:kitchen_cabinet_4",
+    ];
+    for text in [
+        "Ann is in the kitchen. She opens and closes the first cabinet. She repeats the same \
+         routine with the third and fourth ones.",
+        "Ann is in the kitchen. After opening the first cabinet, she closes it. She then proceeds \
+         to do the same with the third and the fourth kitchen cupboards.",
+        "Ann is in the kitchen. She walks up to the first cabinet, opens it and closes it, \
+         followed by the third cabinet, and the fourth cabinet.",
+        "Ann is in the kitchen. She approaches the first, third and fourth cabinets in turn, \
+         opening and closing each of them.",
+        "Ann is in the kitchen. She opens the first, third, and fourth cabinets one after \
+         another, shutting each one after.",
+        "Ann is in the kitchen. She opens the first cabinet and closes it. Next she heads to the \
+         third cabinet, repeating the process, and carries on this pattern with the fourth.",
+    ] {
+        assert_eq!(actions(text), expected, "{text}");
+    }
+}
+
+#[test]
+fn about_to_open_is_a_walk_only() {
+    for text in [
+        "Ann is in the bathroom. She walks to the kitchen and is about to open the fridge.",
+        "Ann is in the bathroom. She walks to the kitchen, gets ready to open the refrigerator.",
+        "Ann is in the bathroom. She walks to the kitchen. She is on the brink of opening the fridge.",
+        "Ann is in the bathroom. She heads to the kitchen, makes her way to the fridge, and prepares to open it.",
+    ] {
+        assert_eq!(actions(text), ["w:kitchen", "w:fridge"], "{text}");
+    }
+}
+
+#[test]
+fn walking_towards_an_object_means_the_nearest_one() {
+    assert_eq!(
+        actions("Ann is in the bathroom. She hurries to the kitchen and then towards the wine."),
+        ["w:kitchen", "w:wine_1"]
+    );
+    assert_eq!(
+        actions("Ann is in the bedroom. She heads towards the bottle of wine."),
+        ["w:wine_2"]
+    );
+}
+
+#[test]
+fn places_after_in_are_where_the_agent_is_not_where_it_goes() {
+    assert_eq!(
+        actions(
+            "Ann is initially in the kitchen. She continues her stroll in the kitchen, then \
+             marches to the living room and is on the verge of opening a cabinet there. \
+             Concluding her kitchen tour, she leaves the living room."
+        ),
+        ["w:living_room", "w:cabinet"]
+    );
+    assert_eq!(
+        actions(
+            "Ann is in the bathroom. In the bathroom, she approaches the cabinet and opens it."
+        ),
+        ["w:bathroom_cabinet", "o:bathroom_cabinet"]
+    );
+}
+
+#[test]
+fn walking_where_the_agent_already_is_is_dropped() {
+    assert_eq!(
+        actions(
+            "Ann is in the kitchen. She heads to the kitchen. She walks to the stove. Upon \
+             reaching the stove, she opens it."
+        ),
+        ["w:stove", "o:stove"]
+    );
+}
+
+#[test]
+fn every_error_names_its_reason() {
+    assert!(error("She walks to the kitchen.").contains("which room"));
+    assert!(
+        error("Ann is in the kitchen. She walks towards the toaster.").contains("no such place")
+    );
+    assert!(error("Ann is in the kitchen. She opens.").contains("nothing is in focus"));
+    assert!(error("Ann is in the kitchen. The fridge.").contains("no verb"));
+    assert!(error("Ann is in the kitchen. She opens the kitchen table.").contains("is a surface"));
+    assert!(error(
+        "Ann is in the kitchen. She opens the stove and closes it twice, then closes it."
+    )
+    .contains("already closed"));
+    assert!(
+        error("Ann is in the kitchen. She repeats this action with.")
+            .contains("not followed by a place")
+    );
+    assert!(error("Ann is in the kitchen. She opens the fifth cabinet.").contains("not 5"));
+    assert!(error("Ann is in the garage.").contains("which room"));
+    assert!(error("Ann is in the kitchen. She peeks inside the fridge.")
+        .contains("no verb says what it does there"));
+}

@@ -1,0 +1,80 @@
+//! Count words ("two", "a couple of" is read by the phrase grammar) and ordinals
+//! ("third", "3rd", "last", "leftmost").
+
+/// The number a count word stands for: `two` → 2, `7` → 7, `a` → 1.
+pub(crate) fn count_word(word: &str) -> Option<u32> {
+    const WORDS: [&str; 13] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
+    ];
+    match word {
+        "a" | "an" | "single" | "another" => Some(1),
+        _ => WORDS
+            .iter()
+            .position(|w| *w == word)
+            .and_then(|n| u32::try_from(n).ok())
+            .or_else(|| word.parse().ok()),
+    }
+}
+
+/// A position in a row, counted from the left unless the phrase says otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ordinal {
+    /// The n-th (1-based).
+    Nth(u32),
+    /// The last one.
+    Last,
+}
+
+/// The ordinal an ordinal word stands for: `third` and `3rd` → 3, `last` → last.
+pub(crate) fn ordinal_word(word: &str) -> Option<Ordinal> {
+    const WORDS: [&str; 13] = [
+        "zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+        "ninth", "tenth", "eleventh", "twelfth",
+    ];
+    if let Some(n) = WORDS.iter().position(|w| *w == word) {
+        return u32::try_from(n).ok().filter(|&n| n > 0).map(Ordinal::Nth);
+    }
+    match word {
+        "last" | "final" | "rightmost" => return Some(Ordinal::Last),
+        "leftmost" => return Some(Ordinal::Nth(1)),
+        _ => {}
+    }
+    let digits = word.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &word[digits.len()..];
+    let n: u32 = digits.parse().ok()?;
+    let expected = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    (n > 0 && suffix == expected).then_some(Ordinal::Nth(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(count_word("three"), Some(3));
+        assert_eq!(count_word("a"), Some(1));
+        assert_eq!(count_word("another"), Some(1));
+        assert_eq!(count_word("12"), Some(12));
+        assert_eq!(count_word("several"), None);
+    }
+
+    #[test]
+    fn ordinals_in_words_and_digits() {
+        assert_eq!(ordinal_word("third"), Some(Ordinal::Nth(3)));
+        assert_eq!(ordinal_word("2nd"), Some(Ordinal::Nth(2)));
+        assert_eq!(ordinal_word("11th"), Some(Ordinal::Nth(11)));
+        assert_eq!(ordinal_word("21st"), Some(Ordinal::Nth(21)));
+        assert_eq!(ordinal_word("2th"), None);
+        assert_eq!(ordinal_word("leftmost"), Some(Ordinal::Nth(1)));
+        assert_eq!(ordinal_word("last"), Some(Ordinal::Last));
+        assert_eq!(ordinal_word("second-hand"), None);
+    }
+}

@@ -1,0 +1,279 @@
+//! The question ("Question: If NAME has been trying to get a plate, which one ... ?
+//! (a) ... (b) ...") read into a `bip-episode/1` question.
+//!
+//! Options are found by their markers `(a)`, `(b)`, ...; each option's first sentence is
+//! a claim. A condition is the clause after a leading "If", "Assuming", "Suppose",
+//! "Given that" or "Provided that", up to its comma. A claim with a belief verb
+//! ("thinks", "believes", "assumes") is a belief: the first object phrase after the verb
+//! is its class, the first furniture phrase after that its container (named by class:
+//! see [`super::resolve`]), and it is negated when the clause holds an odd number of
+//! negations ("there isn't", "is not", "does not think ... not"). A claim with a goal verb
+//! ("has been trying to get", "is looking for", "wants") is a goal: the first object
+//! phrase after the verb. Anything else is an error: the reader never falls back on the
+//! option's position, the question type or the wording pattern.
+
+use crate::json::{BeliefFile, OptionFile, PropositionFile, QuestionFile};
+
+use crate::import::{ImportError, Part};
+
+use super::apartment::Apartment;
+use super::lexicon::Noun;
+use super::phrase::{noun_phrase, Head, Parse};
+use super::resolve::{self, Context, Unresolved};
+use super::text::{span_text, tokenize, Token};
+use super::verbs::{is_negation, verb, Verb};
+
+/// Words that open a condition clause.
+const CONDITIONS: &[&str] = &[
+    "if",
+    "assuming",
+    "suppose",
+    "supposing",
+    "given",
+    "provided",
+];
+
+/// Reads a question: `text` is what follows "Question:".
+///
+/// # Errors
+/// [`ImportError::Unreadable`] naming the option or condition that is not a goal or a
+/// belief, or the answer that is not an option letter.
+pub(crate) fn read_question(
+    text: &str,
+    apartment: &Apartment,
+    context: &Context<'_>,
+    expected: Option<&str>,
+    label: Option<&str>,
+) -> Result<QuestionFile, ImportError> {
+    let error = |phrase: &str, reason: &str| ImportError::Unreadable {
+        part: Part::Question,
+        sentence: text.trim().to_string(),
+        phrase: phrase.to_string(),
+        reason: reason.to_string(),
+    };
+    let markers = option_markers(text);
+    if markers.len() < 2 {
+        return Err(error(
+            text.trim(),
+            "a question needs options marked (a), (b), ...",
+        ));
+    }
+    let stem = &text[..markers[0].0];
+    let given = condition(stem, apartment, context)?;
+    let mut options = Vec::with_capacity(markers.len());
+    for (k, &(_, start)) in markers.iter().enumerate() {
+        let end = markers.get(k + 1).map_or(text.len(), |m| m.0);
+        let option = first_sentence(&text[start..end]);
+        let claim = claim(option, apartment, context)?;
+        options.push(OptionFile {
+            text: Some(option.to_string()),
+            goal: claim.goal,
+            belief: claim.belief,
+            given: given.clone(),
+        });
+    }
+    let expected = match expected {
+        Some(letter) => {
+            let letter = letter.trim().to_lowercase();
+            let valid = letter.len() == 1
+                && letter.as_bytes()[0] >= b'a'
+                && usize::from(letter.as_bytes()[0] - b'a') < options.len();
+            if !valid {
+                return Err(ImportError::Field {
+                    field: "answer",
+                    reason: format!(
+                        "\"{letter}\" is not one of the {} option letters",
+                        options.len()
+                    ),
+                });
+            }
+            Some(letter)
+        }
+        None => None,
+    };
+    Ok(QuestionFile {
+        id: Some("q1".into()),
+        label: label.map(str::to_string),
+        text: Some(text.trim().to_string()),
+        at: None,
+        options,
+        expected,
+    })
+}
+
+/// Positions of `(a)`, `(b)`, ... in order: (start of the marker, start of the option).
+fn option_markers(text: &str) -> Vec<(usize, usize)> {
+    let lower = text.to_lowercase();
+    let mut markers = Vec::new();
+    let mut from = 0;
+    for letter in 'a'..='z' {
+        let marker = format!("({letter})");
+        match lower[from..].find(&marker) {
+            Some(at) if lower.is_char_boundary(from + at) => {
+                markers.push((from + at, from + at + marker.len()));
+                from += at + marker.len();
+            }
+            _ => break,
+        }
+    }
+    markers
+}
+
+/// The text up to and including its first sentence stop.
+fn first_sentence(text: &str) -> &str {
+    let text = text.trim();
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if matches!(b, b'.' | b'?' | b'!') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace) {
+            return &text[..=i];
+        }
+    }
+    text
+}
+
+/// The condition of a stem such as "If Mark has been trying to get a plate, which ...".
+fn condition(
+    stem: &str,
+    apartment: &Apartment,
+    context: &Context<'_>,
+) -> Result<Option<PropositionFile>, ImportError> {
+    let tokens = tokenize(stem);
+    let Some(first) = tokens.first().and_then(Token::word) else {
+        return Ok(None);
+    };
+    if !CONDITIONS.contains(&first) {
+        return Ok(None);
+    }
+    let mut start = 1;
+    if tokens.get(start).is_some_and(|t| t.is("that")) {
+        start += 1;
+    }
+    let end = tokens
+        .iter()
+        .skip(start)
+        .position(|t| *t == Token::Comma)
+        .map_or(tokens.len(), |p| p + start);
+    let clause = span_text(&tokens, start..end);
+    let claim = claim(&clause, apartment, context)?;
+    Ok(Some(PropositionFile {
+        goal: claim.goal,
+        belief: claim.belief,
+    }))
+}
+
+/// A goal or belief claim from one clause.
+fn claim(
+    text: &str,
+    apartment: &Apartment,
+    context: &Context<'_>,
+) -> Result<PropositionFile, ImportError> {
+    let error = |phrase: &str, reason: &str| ImportError::Unreadable {
+        part: Part::Question,
+        sentence: text.to_string(),
+        phrase: phrase.to_string(),
+        reason: reason.to_string(),
+    };
+    let tokens = tokenize(text);
+    let verb_at = |kind: Verb| {
+        tokens
+            .iter()
+            .position(|t| t.word().and_then(verb) == Some(kind))
+    };
+    let negations = tokens
+        .iter()
+        .filter(|t| t.word().is_some_and(is_negation))
+        .count();
+    let things = phrases_after(&tokens, 0);
+    let object_after = |v: usize| {
+        things
+            .iter()
+            .find(|(at, p)| *at > v && p.is_object())
+            .cloned()
+    };
+    if let Some(v) = verb_at(Verb::Belief) {
+        let (at, object) =
+            object_after(v).ok_or_else(|| error(text, "the belief names no object"))?;
+        let place = things
+            .iter()
+            .find(|(k, p)| *k > at && !p.is_object() && !p.is_room())
+            .ok_or_else(|| error(text, "the belief names no container or surface"))?;
+        let phrase = span_text(&tokens, place.1.span.clone());
+        let piece = match resolve::furniture(apartment, &place.1, context) {
+            Ok(pieces) if pieces.len() == 1 => pieces[0],
+            Ok(_) => return Err(error(&phrase, "a belief is about one place")),
+            Err(Unresolved::NotFound(why)) => return Err(error(&phrase, &why)),
+            Err(Unresolved::Ambiguous(c)) => {
+                let ids = apartment.furniture_ids();
+                return Err(ImportError::Ambiguous {
+                    part: Part::Question,
+                    sentence: text.to_string(),
+                    phrase,
+                    candidates: c.iter().map(|&p| ids[p].clone()).collect(),
+                });
+            }
+        };
+        return Ok(PropositionFile {
+            goal: None,
+            belief: Some(BeliefFile {
+                object: class(&object, &tokens, apartment).map_err(|why| error(text, &why))?,
+                container: apartment.furniture_ids()[piece].clone(),
+                inside: negations % 2 == 0,
+            }),
+        });
+    }
+    let goal_verb = verb_at(Verb::Goal).or_else(|| tokens.iter().position(|t| t.is("after")));
+    if let Some(v) = goal_verb {
+        if negations > 0 {
+            return Err(error(
+                text,
+                "a goal the agent does not have cannot be stated as a claim",
+            ));
+        }
+        let (_, object) = object_after(v).ok_or_else(|| error(text, "the goal names no object"))?;
+        return Ok(PropositionFile {
+            goal: Some(class(&object, &tokens, apartment).map_err(|why| error(text, &why))?),
+            belief: None,
+        });
+    }
+    Err(error(
+        text,
+        "it states neither a goal (\"has been trying to get\") nor a belief (\"thinks\")",
+    ))
+}
+
+/// Every noun phrase of a clause with its start, left to right.
+fn phrases_after(tokens: &[Token], from: usize) -> Vec<(usize, super::phrase::NounPhrase)> {
+    let mut out = Vec::new();
+    let mut i = from;
+    while i < tokens.len() {
+        match noun_phrase(tokens, i) {
+            Parse::Found(p) => {
+                i = p.span.end;
+                out.push((p.span.start, p));
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The class an object phrase names, if the scene has such objects.
+fn class(
+    phrase: &super::phrase::NounPhrase,
+    tokens: &[Token],
+    apartment: &Apartment,
+) -> Result<String, String> {
+    match phrase.head {
+        Head::Noun(Noun::Object(o)) if apartment.objects.iter().any(|t| t.def == o) => {
+            Ok(o.class.to_string())
+        }
+        _ => Err(format!(
+            "the scene has no \"{}\", so nothing can be inferred about it",
+            span_text(tokens, phrase.span.clone())
+        )),
+    }
+}
+
+#[cfg(test)]
+#[path = "question_tests.rs"]
+mod tests;

@@ -1,0 +1,229 @@
+//! MMToM-QA records: one JSON object a line, read into validated episodes.
+
+use serde_json::Value;
+
+use crate::episode::Episode;
+use crate::error::EpisodeError;
+use crate::import::{ImportError, Part};
+use crate::json::{AgentFile, EpisodeFile, FORMAT};
+
+use super::narrative::read_narrative;
+use super::question::read_question;
+use super::resolve::{Context, Reading};
+use super::scene::read_scene;
+use super::script::play;
+
+/// One MMToM-QA question read into an episode, with what the benchmark says about it.
+#[derive(Debug, Clone)]
+pub struct MmtomRecord {
+    /// The episode as written (`bip-episode/1`; no doors, every class explicit).
+    pub file: EpisodeFile,
+    /// The same episode, validated and replayed.
+    pub episode: Episode,
+    /// The letter of the correct option, as the benchmark gives it.
+    pub expected: String,
+    /// The MMToM-QA question type ("1.1" ... "2.4"), for reports only: the reader never
+    /// looks at it.
+    pub question_type: Option<String>,
+    /// The MMToM-QA episode number, when given.
+    pub mmtom_episode: Option<u64>,
+}
+
+/// Reads every non-blank line of a JSONL text: `(line number, record or error)`, line
+/// numbers from 1. A line's episode id is `mmtom-<episode>-<line>` (`mmtom-<line>` when the
+/// record has no episode number).
+///
+/// # Example
+/// ```
+/// let line = r#"{"question": "What's inside the apartment: The apartment consists of a kitchen and a bathroom. The kitchen is equipped with a fridge. The fridge contains an apple and a cupcake. \nActions taken by Ann: Ann is in the bathroom. She walks to the kitchen and is about to open the fridge. \nQuestion: Which one of the following statements is more likely to be true? (a) Ann has been trying to get an apple. (b) Ann has been trying to get a cupcake. Please respond with either a or b.", "answer": "a", "question_type": 2.4, "episode": 7}"#;
+/// let (number, record) = bip_episodes::import::mmtom::read_jsonl(line).next().unwrap();
+/// let record = record?;
+/// assert_eq!((number, record.episode.id.as_str()), (1, "mmtom-7-1"));
+/// assert_eq!(record.file.actions.len(), 2, "walk to the kitchen, then to the fridge");
+/// assert_eq!(record.question_type.as_deref(), Some("2.4"));
+/// # Ok::<(), bip_episodes::import::ImportError>(())
+/// ```
+pub fn read_jsonl(
+    text: &str,
+) -> impl Iterator<Item = (usize, Result<MmtomRecord, ImportError>)> + '_ {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| (i + 1, read_record(line, i + 1)))
+}
+
+/// Reads one JSONL line; `index` numbers the episode id (`mmtom-<episode>-<index>`).
+///
+/// # Errors
+/// [`ImportError::Json`] or [`ImportError::Field`] for a malformed record; otherwise as
+/// [`read_text`], or [`ImportError::Episode`] if the episode read is not valid.
+pub fn read_record(line: &str, index: usize) -> Result<MmtomRecord, ImportError> {
+    let value: Value = serde_json::from_str(line).map_err(|e| ImportError::Json {
+        message: e.to_string(),
+    })?;
+    let text = value
+        .get("question")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ImportError::Field {
+            field: "question",
+            reason: "missing or not a string".into(),
+        })?;
+    let expected =
+        value
+            .get("answer")
+            .and_then(Value::as_str)
+            .ok_or_else(|| ImportError::Field {
+                field: "answer",
+                reason: "missing or not a string".into(),
+            })?;
+    let question_type = value.get("question_type").and_then(|t| match t {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    });
+    let mmtom_episode = value.get("episode").and_then(Value::as_u64);
+    let id = match mmtom_episode {
+        Some(e) => format!("mmtom-{e}-{index}"),
+        None => format!("mmtom-{index}"),
+    };
+    let file = read_text(text, &id, Some(expected), question_type.as_deref())?;
+    let episode = validate(&file, text)?;
+    Ok(MmtomRecord {
+        expected: file
+            .questions
+            .first()
+            .and_then(|q| q.expected.clone())
+            .unwrap_or_default(),
+        file,
+        episode,
+        question_type,
+        mmtom_episode,
+    })
+}
+
+/// Reads the text of one MMToM-QA question (scene, "Actions taken by NAME:", "Question:")
+/// into an episode file with one question, `q1`, asked after every narrated action.
+///
+/// `expected` is the letter of the correct option, `label` the question type; both are
+/// only copied into the file.
+///
+/// # Errors
+/// [`ImportError::MissingPart`] when a part is missing, [`ImportError::Unreadable`] or
+/// [`ImportError::Ambiguous`] naming the sentence and phrase that could not be read, and
+/// [`ImportError::Field`] when `expected` is not an option letter.
+pub fn read_text(
+    text: &str,
+    id: &str,
+    expected: Option<&str>,
+    label: Option<&str>,
+) -> Result<EpisodeFile, ImportError> {
+    let parts = split(text)?;
+    let apartment = read_scene(parts.scene)?;
+    let narrative = read_narrative(parts.narrative, parts.agent, &apartment)?;
+    let script =
+        play(&apartment, &narrative).map_err(|(sentence, reason)| ImportError::Unreadable {
+            part: Part::Narrative,
+            sentence: narrative.sentences[sentence].clone(),
+            phrase: narrative.sentences[sentence].clone(),
+            reason,
+        })?;
+    let context = Context {
+        room: Some(script.room),
+        mentioned: &narrative.mentioned,
+        last_noun: None,
+        last_list: &[],
+        reading: Reading::Named,
+    };
+    let mut question = read_question(parts.question, &apartment, &context, expected, label)?;
+    question.at = Some(script.actions.len());
+    Ok(EpisodeFile {
+        format: FORMAT.to_string(),
+        id: Some(id.to_string()),
+        description: Some(format!("MMToM-QA. {}", parts.narrative.trim())),
+        world: apartment.to_world_file(),
+        agent: AgentFile {
+            name: parts.agent.to_string(),
+            start: apartment.rooms[narrative.start].id.to_string(),
+            goals: None,
+        },
+        actions: script.actions,
+        questions: vec![question],
+    })
+}
+
+/// Validates an imported file, naming the narrative sentence behind an impossible action.
+fn validate(file: &EpisodeFile, text: &str) -> Result<Episode, ImportError> {
+    let id = file.id.clone().unwrap_or_default();
+    Episode::from_file(file.clone(), &id).map_err(|source| {
+        let sentence = match &source {
+            EpisodeError::ImpossibleAction { index, .. } => sentence_of_action(file, text, *index),
+            _ => None,
+        };
+        ImportError::Episode { sentence, source }
+    })
+}
+
+fn sentence_of_action(file: &EpisodeFile, text: &str, index: usize) -> Option<String> {
+    let parts = split(text).ok()?;
+    let apartment = read_scene(parts.scene).ok()?;
+    let narrative = read_narrative(parts.narrative, &file.agent.name, &apartment).ok()?;
+    let script = play(&apartment, &narrative).ok()?;
+    script
+        .sources
+        .get(index)
+        .map(|&s| narrative.sentences[s].clone())
+}
+
+struct Parts<'a> {
+    scene: &'a str,
+    agent: &'a str,
+    narrative: &'a str,
+    question: &'a str,
+}
+
+const NARRATIVE_MARKER: &str = "Actions taken by ";
+const QUESTION_MARKER: &str = "Question:";
+
+/// Cuts the text into scene, agent name, narrative and question.
+fn split(text: &str) -> Result<Parts<'_>, ImportError> {
+    let actions = text
+        .find(NARRATIVE_MARKER)
+        .ok_or(ImportError::MissingPart {
+            part: Part::Narrative,
+            marker: NARRATIVE_MARKER,
+        })?;
+    let after = &text[actions + NARRATIVE_MARKER.len()..];
+    let colon = after.find(':').ok_or(ImportError::MissingPart {
+        part: Part::Narrative,
+        marker: "Actions taken by NAME:",
+    })?;
+    let agent = after[..colon].trim();
+    if agent.is_empty() || agent.contains(['.', '\n']) {
+        return Err(ImportError::MissingPart {
+            part: Part::Narrative,
+            marker: "Actions taken by NAME:",
+        });
+    }
+    let rest = &after[colon + 1..];
+    let q = rest.find(QUESTION_MARKER).ok_or(ImportError::MissingPart {
+        part: Part::Question,
+        marker: QUESTION_MARKER,
+    })?;
+    let mut scene = &text[..actions];
+    // "What's inside the apartment: ..." — drop a heading that ends with a colon.
+    if let Some(colon) = scene.find(':') {
+        if !scene[..colon].contains('.') {
+            scene = &scene[colon + 1..];
+        }
+    }
+    Ok(Parts {
+        scene,
+        agent,
+        narrative: &rest[..q],
+        question: &rest[q + QUESTION_MARKER.len()..],
+    })
+}
+
+#[cfg(test)]
+#[path = "record_tests.rs"]
+mod tests;

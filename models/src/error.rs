@@ -1,0 +1,146 @@
+//! The one error type of `bip-models`.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong while loading, tokenizing or running a model.
+///
+/// Every variant names what was at fault: the file, the metadata key, the tensor or the
+/// request, with the offending values.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// A file could not be opened or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file ended before the structure being read did.
+    #[error("{path}: truncated: {what} needs bytes up to offset {needed}, the file has {len}")]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// What was being read (a header field, a key, a tensor).
+        what: String,
+        /// The offset one past the last byte needed.
+        needed: u64,
+        /// The file's length.
+        len: u64,
+    },
+    /// A file is not in the format its reader expects.
+    #[error("{path}: {problem}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, naming the field.
+        problem: String,
+    },
+    /// A required metadata key (GGUF) or config field (`config.json`) is missing.
+    #[error("{path}: missing metadata key `{key}`")]
+    MissingKey {
+        /// The file.
+        path: PathBuf,
+        /// The key.
+        key: String,
+    },
+    /// A metadata key or config field has a value bip cannot use.
+    #[error("{path}: metadata key `{key}`: {problem}")]
+    BadKey {
+        /// The file.
+        path: PathBuf,
+        /// The key.
+        key: String,
+        /// What is wrong with its value.
+        problem: String,
+    },
+    /// A tensor the architecture needs is not in the weights.
+    #[error("{path}: missing tensor `{name}`")]
+    MissingTensor {
+        /// The file (or folder) searched.
+        path: PathBuf,
+        /// The tensor's name in that file's naming scheme.
+        name: String,
+    },
+    /// A tensor is present but unusable: wrong shape, unsupported type, data out of range.
+    #[error("{path}: tensor `{name}`: {problem}")]
+    BadTensor {
+        /// The file.
+        path: PathBuf,
+        /// The tensor's name in that file's naming scheme.
+        name: String,
+        /// What is wrong, with the values found and expected.
+        problem: String,
+    },
+    /// A model configuration is inconsistent (say, heads that do not divide the width).
+    #[error("invalid model configuration: {0}")]
+    Config(String),
+    /// The tokenizer could not be built or could not encode or decode.
+    #[error("tokenizer ({origin}): {message}")]
+    Tokenizer {
+        /// Where the tokenizer came from (a file, or "GGUF metadata").
+        origin: String,
+        /// What the tokenizer library said.
+        message: String,
+    },
+    /// A model path or alias does not resolve to a model.
+    #[error("{0}")]
+    NotFound(String),
+    /// A scoring or generation request is malformed.
+    #[error("request {index}: {problem}")]
+    BadRequest {
+        /// The request's position in the batch.
+        index: usize,
+        /// What is wrong with it.
+        problem: String,
+    },
+}
+
+/// `Result` with [`ModelError`].
+pub type Result<T, E = ModelError> = std::result::Result<T, E>;
+
+impl ModelError {
+    /// An I/O error on `path`.
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A format error on `path`.
+    pub(crate) fn format(path: impl Into<PathBuf>, problem: impl Into<String>) -> Self {
+        Self::Format {
+            path: path.into(),
+            problem: problem.into(),
+        }
+    }
+
+    /// A bad tensor in `path`.
+    pub(crate) fn tensor(
+        path: impl Into<PathBuf>,
+        name: impl Into<String>,
+        problem: impl Into<String>,
+    ) -> Self {
+        Self::BadTensor {
+            path: path.into(),
+            name: name.into(),
+            problem: problem.into(),
+        }
+    }
+
+    /// A bad metadata value in `path`.
+    pub(crate) fn key(
+        path: impl Into<PathBuf>,
+        key: impl Into<String>,
+        problem: impl Into<String>,
+    ) -> Self {
+        Self::BadKey {
+            path: path.into(),
+            key: key.into(),
+            problem: problem.into(),
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! Greedy generation.
+
+use burn::tensor::backend::Backend;
+use burn::tensor::{Int, Tensor, TensorData};
+
+use crate::error::{ModelError, Result};
+use crate::transformer::Transformer;
+
+/// What greedy decoding produced.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Generation {
+    /// The tokens generated after the prompt (a stop token included when one was hit).
+    pub tokens: Vec<u32>,
+    /// Whether decoding ended on a stop token rather than the token limit.
+    pub stopped: bool,
+}
+
+/// Extends `prompt` one most-probable token at a time (ties go to the lowest id), until a
+/// token of `stop` or `max_tokens` tokens.
+///
+/// # Errors
+///
+/// [`ModelError::BadRequest`] for an empty prompt, a token outside the vocabulary, or a
+/// prompt plus `max_tokens` longer than the context.
+pub fn generate_greedy<B: Backend>(
+    model: &Transformer<B>,
+    prompt: &[u32],
+    max_tokens: usize,
+    stop: &[u32],
+) -> Result<Generation> {
+    let bad = |problem: String| Err(ModelError::BadRequest { index: 0, problem });
+    let vocab = model.vocab_size();
+    if prompt.is_empty() {
+        return bad("empty prompt".into());
+    }
+    if let Some(t) = prompt.iter().find(|&&t| t as usize >= vocab) {
+        return bad(format!("token {t} is outside the vocabulary of {vocab}"));
+    }
+    if prompt.len() + max_tokens > model.max_len() {
+        return bad(format!(
+            "{} prompt tokens plus {max_tokens} new ones exceed the context of {}",
+            prompt.len(),
+            model.max_len()
+        ));
+    }
+    let device = model.device();
+    let mut cache = model.new_cache();
+    let mut input: Vec<u32> = prompt.to_vec();
+    let mut out = Vec::new();
+    while out.len() < max_tokens {
+        let n = input.len();
+        let ids: Vec<i32> = input.iter().map(|&t| t as i32).collect();
+        let t = Tensor::<B, 1, Int>::from_data(TensorData::new(ids, [n]), &device).reshape([1, n]);
+        let hidden = model.forward(t, &mut cache);
+        let last = hidden.narrow(1, n - 1, 1).reshape([1, model.hidden_size()]);
+        let logits: Vec<f32> = model.logits(last).into_data().to_vec().unwrap_or_default();
+        let next = argmax(&logits);
+        out.push(next);
+        if stop.contains(&next) {
+            return Ok(Generation {
+                tokens: out,
+                stopped: true,
+            });
+        }
+        input = vec![next];
+    }
+    Ok(Generation {
+        tokens: out,
+        stopped: false,
+    })
+}
+
+/// Index of the largest value, the first one on ties; NaN never wins.
+fn argmax(values: &[f32]) -> u32 {
+    let mut best = 0;
+    for (i, &v) in values.iter().enumerate() {
+        if v > values[best] || values[best].is_nan() {
+            best = i;
+        }
+    }
+    best as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::LlamaConfig;
+    use crate::tests::TestBackend;
+
+    #[test]
+    fn argmax_prefers_first_and_skips_nan() {
+        assert_eq!(argmax(&[1.0, 3.0, 3.0]), 1);
+        assert_eq!(argmax(&[f32::NAN, 0.5, 0.2]), 1);
+    }
+
+    #[test]
+    fn greedy_matches_stepwise_full_passes() {
+        let model = LlamaConfig::new(30, 16, 24, 2, 4, 2)
+            .with_max_seq_len(32)
+            .init_with_seed(9, &Default::default());
+        let prompt = [1u32, 2, 3];
+        let g = generate_greedy(&model, &prompt, 5, &[]).unwrap();
+        assert_eq!(g.tokens.len(), 5);
+        assert!(!g.stopped);
+        // Each token is the argmax of a fresh full pass over everything before it.
+        let mut seq = prompt.to_vec();
+        for &t in &g.tokens {
+            let n = seq.len();
+            let ids: Vec<i32> = seq.iter().map(|&x| x as i32).collect();
+            let x = Tensor::<TestBackend, 1, Int>::from_data(
+                TensorData::new(ids, [n]),
+                &Default::default(),
+            );
+            let h = model.forward(x.reshape([1, n]), &mut model.new_cache());
+            let logits: Vec<f32> = model
+                .logits(h.narrow(1, n - 1, 1).reshape([1, 16]))
+                .into_data()
+                .to_vec()
+                .unwrap();
+            assert_eq!(argmax(&logits), t);
+            seq.push(t);
+        }
+        let stop = generate_greedy(&model, &prompt, 5, &[g.tokens[0]]).unwrap();
+        assert_eq!(stop.tokens, g.tokens[..1].to_vec());
+        assert!(stop.stopped);
+        assert!(generate_greedy(&model, &prompt, 30, &[]).is_err());
+    }
+}

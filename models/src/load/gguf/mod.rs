@@ -1,0 +1,14 @@
+//! GGUF files: reader, dequantization, writer, and the mapping onto bip's decoder.
+
+mod model;
+mod quant;
+mod reader;
+mod value;
+mod writer;
+
+pub use model::config_from_gguf;
+pub(crate) use model::{architecture, gguf_name, is_gguf, GgufWeights};
+pub use quant::{dequantize, GgmlType};
+pub use reader::{GgufFile, GgufTensorInfo};
+pub use value::GgufValue;
+pub use writer::GgufWriter;

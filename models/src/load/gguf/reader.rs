@@ -1,0 +1,358 @@
+//! A reader of GGUF files (versions 2 and 3): header, metadata, tensor infos, and tensor
+//! data dequantized to `f32` one tensor at a time.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use super::quant::{dequantize, GgmlType};
+use super::value::GgufValue;
+use crate::error::{ModelError, Result};
+
+/// GGML's limit on tensor rank.
+const MAX_DIMS: u32 = 4;
+/// Nesting limit for arrays of arrays (GGUF allows them; models never nest deeply).
+const MAX_ARRAY_DEPTH: usize = 4;
+
+/// Where one tensor lives in a GGUF file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GgufTensorInfo {
+    /// The tensor's name (`blk.0.attn_q.weight`).
+    pub name: String,
+    /// Dimensions in GGML order: the first is the fastest-varying (a row's length).
+    pub dims: Vec<u64>,
+    /// Element type.
+    pub ty: GgmlType,
+    /// Offset of the data from the start of the file's data section.
+    pub offset: u64,
+}
+
+impl GgufTensorInfo {
+    /// The shape in row-major order (GGML dimensions reversed): `[out, in]` for a matrix.
+    pub fn shape(&self) -> Vec<usize> {
+        self.dims.iter().rev().map(|&d| d as usize).collect()
+    }
+
+    /// Number of elements.
+    pub fn num_elements(&self) -> u64 {
+        self.dims.iter().product()
+    }
+}
+
+/// An open GGUF file: its metadata and tensor directory. Tensor data is read on demand.
+#[derive(Clone, Debug)]
+pub struct GgufFile {
+    path: PathBuf,
+    version: u32,
+    metadata: BTreeMap<String, GgufValue>,
+    tensors: Vec<GgufTensorInfo>,
+    index: HashMap<String, usize>,
+    data_start: u64,
+    file_len: u64,
+}
+
+impl GgufFile {
+    /// Reads the header, metadata and tensor infos of the GGUF file at `path`.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::Io`] when the file cannot be read, [`ModelError::Truncated`] when it
+    /// ends inside the header, and [`ModelError::Format`] for a wrong magic number, an
+    /// unsupported version, an unknown value type, invalid UTF-8 or a duplicate name.
+    pub fn open(path: &Path) -> Result<Self> {
+        let file = File::open(path).map_err(|e| ModelError::io(path, e))?;
+        let file_len = file.metadata().map_err(|e| ModelError::io(path, e))?.len();
+        let mut h = Header {
+            r: BufReader::with_capacity(1 << 16, file),
+            pos: 0,
+            len: file_len,
+            path,
+        };
+        let magic = h.bytes(4, "the magic number")?;
+        if magic != b"GGUF" {
+            return Err(ModelError::format(
+                path,
+                format!("not a GGUF file (starts with {magic:02x?}, not \"GGUF\")"),
+            ));
+        }
+        let version = h.u32("the version")?;
+        if !(2..=3).contains(&version) {
+            return Err(ModelError::format(
+                path,
+                format!("GGUF version {version} is not supported (only 2 and 3)"),
+            ));
+        }
+        let n_tensors = h.u64("the tensor count")?;
+        let n_kv = h.u64("the metadata count")?;
+        let mut metadata = BTreeMap::new();
+        for i in 0..n_kv {
+            let key = h.string(&format!("metadata key #{i}"))?;
+            let ty = h.u32(&format!("the type of metadata key `{key}`"))?;
+            let value = h.value(ty, &key, 0)?;
+            if metadata.insert(key.clone(), value).is_some() {
+                return Err(ModelError::format(
+                    path,
+                    format!("metadata key `{key}` appears twice"),
+                ));
+            }
+        }
+        let mut tensors = Vec::new();
+        let mut index = HashMap::new();
+        for i in 0..n_tensors {
+            let name = h.string(&format!("the name of tensor #{i}"))?;
+            let what = format!("the info of tensor `{name}`");
+            let n_dims = h.u32(&what)?;
+            if n_dims > MAX_DIMS {
+                return Err(ModelError::tensor(
+                    path,
+                    &name,
+                    format!("{n_dims} dimensions (GGML allows at most {MAX_DIMS})"),
+                ));
+            }
+            let dims = (0..n_dims)
+                .map(|_| h.u64(&what))
+                .collect::<Result<Vec<_>>>()?;
+            if dims
+                .iter()
+                .try_fold(1u64, |a, &d| a.checked_mul(d))
+                .is_none()
+            {
+                return Err(ModelError::tensor(
+                    path,
+                    &name,
+                    format!("dimensions {dims:?} overflow"),
+                ));
+            }
+            let ty = GgmlType::from_id(h.u32(&what)?);
+            let offset = h.u64(&what)?;
+            if index.insert(name.clone(), tensors.len()).is_some() {
+                return Err(ModelError::tensor(path, &name, "appears twice"));
+            }
+            tensors.push(GgufTensorInfo {
+                name,
+                dims,
+                ty,
+                offset,
+            });
+        }
+        let alignment = match metadata.get("general.alignment") {
+            None => 32,
+            Some(v) => match v.as_u64() {
+                Some(a) if a > 0 && a.is_power_of_two() => a,
+                _ => {
+                    return Err(ModelError::key(
+                        path,
+                        "general.alignment",
+                        format!("{v:?} is not a power of two"),
+                    ))
+                }
+            },
+        };
+        let data_start = h.pos.div_ceil(alignment) * alignment;
+        Ok(Self {
+            path: path.to_path_buf(),
+            version,
+            metadata,
+            tensors,
+            index,
+            data_start,
+            file_len,
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The GGUF version (2 or 3).
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// Every metadata key and value, sorted by key.
+    pub fn metadata(&self) -> &BTreeMap<String, GgufValue> {
+        &self.metadata
+    }
+
+    /// The value of metadata key `key`, if present.
+    pub fn get(&self, key: &str) -> Option<&GgufValue> {
+        self.metadata.get(key)
+    }
+
+    /// The tensor directory, in file order.
+    pub fn tensors(&self) -> &[GgufTensorInfo] {
+        &self.tensors
+    }
+
+    /// The info of tensor `name`, if present.
+    pub fn tensor_info(&self, name: &str) -> Option<&GgufTensorInfo> {
+        self.index.get(name).map(|&i| &self.tensors[i])
+    }
+
+    /// Reads tensor `name` and dequantizes it to `f32`, in row-major order of
+    /// [`GgufTensorInfo::shape`].
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::MissingTensor`] when absent, [`ModelError::BadTensor`] for a type that
+    /// cannot be dequantized or a row that is not a whole number of blocks, and
+    /// [`ModelError::Truncated`] when the data runs past the end of the file.
+    pub fn read_f32(&self, name: &str) -> Result<Vec<f32>> {
+        let info = self
+            .tensor_info(name)
+            .ok_or_else(|| ModelError::MissingTensor {
+                path: self.path.clone(),
+                name: name.to_string(),
+            })?;
+        let elements = usize::try_from(info.num_elements())
+            .map_err(|_| ModelError::tensor(&self.path, name, "too large for this machine"))?;
+        let row = info.dims.first().copied().unwrap_or(1) as usize;
+        let size = match (info.ty.block_layout(), info.ty.byte_size(elements)) {
+            (None, _) => {
+                return Err(ModelError::tensor(
+                    &self.path,
+                    name,
+                    format!("type {} cannot be dequantized by bip", info.ty),
+                ))
+            }
+            (Some((block, _)), Some(size)) if row % block == 0 => size as u64,
+            (Some((block, _)), _) => {
+                return Err(ModelError::tensor(
+                    &self.path,
+                    name,
+                    format!(
+                        "rows of {row} elements are not a whole number of {} blocks of {block}",
+                        info.ty
+                    ),
+                ))
+            }
+        };
+        let start = self.data_start + info.offset;
+        let end = start.checked_add(size).unwrap_or(u64::MAX);
+        if end > self.file_len {
+            return Err(ModelError::Truncated {
+                path: self.path.clone(),
+                what: format!("tensor `{name}`"),
+                needed: end,
+                len: self.file_len,
+            });
+        }
+        let mut file = File::open(&self.path).map_err(|e| ModelError::io(&self.path, e))?;
+        file.seek(SeekFrom::Start(start))
+            .map_err(|e| ModelError::io(&self.path, e))?;
+        let mut bytes = vec![0u8; size as usize];
+        file.read_exact(&mut bytes)
+            .map_err(|e| ModelError::io(&self.path, e))?;
+        dequantize(info.ty, &bytes)
+            .ok_or_else(|| ModelError::tensor(&self.path, name, "could not be dequantized"))
+    }
+}
+
+/// A position-tracking reader over the header, which turns short reads into
+/// [`ModelError::Truncated`] naming what was being read.
+struct Header<'a> {
+    r: BufReader<File>,
+    pos: u64,
+    len: u64,
+    path: &'a Path,
+}
+
+impl Header<'_> {
+    fn bytes(&mut self, n: u64, what: &str) -> Result<Vec<u8>> {
+        let needed = self.pos.saturating_add(n);
+        if needed > self.len {
+            return Err(ModelError::Truncated {
+                path: self.path.to_path_buf(),
+                what: what.to_string(),
+                needed,
+                len: self.len,
+            });
+        }
+        let mut buf = vec![0u8; n as usize];
+        self.r
+            .read_exact(&mut buf)
+            .map_err(|e| ModelError::io(self.path, e))?;
+        self.pos = needed;
+        Ok(buf)
+    }
+
+    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
+        let v = self.bytes(N as u64, what)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(&v);
+        Ok(a)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32> {
+        self.array(what).map(u32::from_le_bytes)
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64> {
+        self.array(what).map(u64::from_le_bytes)
+    }
+
+    fn string(&mut self, what: &str) -> Result<String> {
+        let n = self.u64(what)?;
+        let bytes = self.bytes(n, what)?;
+        String::from_utf8(bytes)
+            .map_err(|_| ModelError::format(self.path, format!("{what} is not valid UTF-8")))
+    }
+
+    fn value(&mut self, ty: u32, key: &str, depth: usize) -> Result<GgufValue> {
+        let what = format!("the value of metadata key `{key}`");
+        Ok(match ty {
+            0 => GgufValue::U8(self.array::<1>(&what)?[0]),
+            1 => GgufValue::I8(self.array::<1>(&what)?[0] as i8),
+            2 => GgufValue::U16(u16::from_le_bytes(self.array(&what)?)),
+            3 => GgufValue::I16(i16::from_le_bytes(self.array(&what)?)),
+            4 => GgufValue::U32(self.u32(&what)?),
+            5 => GgufValue::I32(i32::from_le_bytes(self.array(&what)?)),
+            6 => GgufValue::F32(f32::from_le_bytes(self.array(&what)?)),
+            7 => match self.array::<1>(&what)?[0] {
+                0 => GgufValue::Bool(false),
+                1 => GgufValue::Bool(true),
+                b => {
+                    return Err(ModelError::key(
+                        self.path,
+                        key,
+                        format!("boolean byte {b} is neither 0 nor 1"),
+                    ))
+                }
+            },
+            8 => GgufValue::String(self.string(&what)?),
+            9 => {
+                if depth >= MAX_ARRAY_DEPTH {
+                    return Err(ModelError::key(self.path, key, "arrays nested too deeply"));
+                }
+                let item_ty = self.u32(&what)?;
+                let n = self.u64(&what)?;
+                // Every element takes at least one byte: a count beyond the bytes left is
+                // a corrupt file, refused before anything is allocated for it.
+                if n > self.len - self.pos {
+                    return Err(ModelError::Truncated {
+                        path: self.path.to_path_buf(),
+                        what: format!("{what} ({n} elements)"),
+                        needed: self.pos.saturating_add(n),
+                        len: self.len,
+                    });
+                }
+                let items = (0..n)
+                    .map(|_| self.value(item_ty, key, depth + 1))
+                    .collect::<Result<Vec<_>>>()?;
+                GgufValue::Array(items)
+            }
+            10 => GgufValue::U64(self.u64(&what)?),
+            11 => GgufValue::I64(i64::from_le_bytes(self.array(&what)?)),
+            12 => GgufValue::F64(f64::from_le_bytes(self.array(&what)?)),
+            other => {
+                return Err(ModelError::key(
+                    self.path,
+                    key,
+                    format!("unknown value type {other}"),
+                ))
+            }
+        })
+    }
+}

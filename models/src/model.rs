@@ -1,0 +1,168 @@
+//! A loaded language model: decoder, tokenizer and description, with text-level scoring
+//! and generation.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use burn::tensor::backend::Backend;
+
+use crate::config::LlamaConfig;
+use crate::error::Result;
+use crate::generate::{generate_greedy, Generation};
+use crate::info::{prepare, ModelInfo, Opened};
+use crate::load::gguf::GgufWeights;
+use crate::prefix::PrefixCache;
+use crate::score::{score_tokens, ScoreOptions, ScoreRequest, Scored, TokenRequest};
+use crate::tokenizer::Tokenizer;
+use crate::transformer::Transformer;
+
+/// Distinguishes loaded models, so that a prefix cache is never reused across models.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A causal language model ready to score and generate text.
+///
+/// Load one with [`LanguageModel::load`] (a GGUF file or a Hugging Face folder), then
+/// score continuations with [`LanguageModel::score`], keeping a [`PrefixCache`] across
+/// calls so that shared prompt prefixes are computed once.
+#[derive(Debug)]
+pub struct LanguageModel<B: Backend> {
+    transformer: Transformer<B>,
+    tokenizer: Tokenizer,
+    config: LlamaConfig,
+    info: ModelInfo,
+    id: u64,
+}
+
+impl<B: Backend> LanguageModel<B> {
+    /// Loads the model at `path`: a GGUF file, or a Hugging Face folder (`config.json`,
+    /// `*.safetensors`, `tokenizer.json`). Weights are dequantized to `f32`.
+    ///
+    /// # Errors
+    ///
+    /// Any [`crate::ModelError`] naming the file, key or tensor at fault: unreadable or
+    /// truncated files, unsupported architectures or tensor types, missing or misshapen
+    /// tensors, a tokenizer that cannot be built.
+    pub fn load(path: &Path, device: &B::Device) -> Result<Self> {
+        let prepared = prepare(path)?;
+        let transformer = match prepared.opened {
+            Opened::Gguf(file) => {
+                let mut source = GgufWeights::new(&file, &prepared.config)?;
+                Transformer::from_weights(&prepared.config, &mut source, device)?
+            }
+            Opened::Hf(mut weights) => {
+                Transformer::from_weights(&prepared.config, &mut weights, device)?
+            }
+        };
+        Ok(Self::from_parts(
+            transformer,
+            prepared.tokenizer,
+            prepared.config,
+            prepared.info,
+        ))
+    }
+
+    /// A model from its parts (for models built in memory).
+    pub fn from_parts(
+        transformer: Transformer<B>,
+        tokenizer: Tokenizer,
+        config: LlamaConfig,
+        info: ModelInfo,
+    ) -> Self {
+        Self {
+            transformer,
+            tokenizer,
+            config,
+            info,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// The decoder.
+    pub fn transformer(&self) -> &Transformer<B> {
+        &self.transformer
+    }
+
+    /// The tokenizer.
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// The decoder's sizes.
+    pub fn config(&self) -> &LlamaConfig {
+        &self.config
+    }
+
+    /// The model's description.
+    pub fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    /// Scores each continuation after its prompt: per-token log-probabilities (and logits
+    /// when asked), reusing and extending `cache`. Prompt and continuation are tokenized
+    /// separately and their tokens concatenated.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::ModelError::Tokenizer`] when a text cannot be encoded and
+    /// [`crate::ModelError::BadRequest`] naming the request (an empty prompt, one longer
+    /// than the context).
+    pub fn score(
+        &self,
+        cache: &mut PrefixCache<B>,
+        requests: &[ScoreRequest<'_>],
+        options: &ScoreOptions,
+    ) -> Result<Vec<Scored>> {
+        let encoded = requests
+            .iter()
+            .map(|r| {
+                Ok((
+                    self.tokenizer.encode_prompt(r.prompt)?,
+                    self.tokenizer.encode(r.continuation)?,
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let token_requests: Vec<TokenRequest<'_>> = encoded
+            .iter()
+            .map(|(p, c)| TokenRequest {
+                prompt: p,
+                continuation: c,
+            })
+            .collect();
+        self.score_tokens(cache, &token_requests, options)
+    }
+
+    /// Like [`LanguageModel::score`], on token ids.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::ModelError::BadRequest`] naming the request.
+    pub fn score_tokens(
+        &self,
+        cache: &mut PrefixCache<B>,
+        requests: &[TokenRequest<'_>],
+        options: &ScoreOptions,
+    ) -> Result<Vec<Scored>> {
+        cache.bind(self.id);
+        score_tokens(&self.transformer, cache, requests, options)
+    }
+
+    /// Greedy continuation of `prompt` (encoded as a prompt), stopping at the end-of-
+    /// sequence token or after `max_tokens`; returns the tokens and their text.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::ModelError::Tokenizer`] and [`crate::ModelError::BadRequest`] (an empty
+    /// prompt, or one that with `max_tokens` exceeds the context).
+    pub fn generate(&self, prompt: &str, max_tokens: usize) -> Result<(Generation, String)> {
+        let ids = self.tokenizer.encode_prompt(prompt)?;
+        let stop: Vec<u32> = self.tokenizer.eos_token().into_iter().collect();
+        let generation = generate_greedy(&self.transformer, &ids, max_tokens, &stop)?;
+        let text = self.tokenizer.decode(&generation.tokens)?;
+        Ok((generation, text))
+    }
+
+    /// The chat prompt for a single user message, when the model has a known template.
+    pub fn chat_prompt(&self, message: &str) -> Option<String> {
+        self.tokenizer.chat_template().render_user(message)
+    }
+}

@@ -1,0 +1,53 @@
+//! Root-mean-square layer normalisation.
+
+use burn::module::{Module, Param};
+use burn::tensor::backend::Backend;
+use burn::tensor::Tensor;
+
+/// `y = x / sqrt(mean(x²) + eps) * w` over the last dimension.
+#[derive(Module, Debug)]
+pub(crate) struct RmsNorm<B: Backend> {
+    /// `[width]`.
+    weight: Param<Tensor<B, 1>>,
+    eps: f64,
+}
+
+impl<B: Backend> RmsNorm<B> {
+    /// A norm with gain `weight` (`[width]`).
+    pub(crate) fn new(weight: Tensor<B, 1>, eps: f64) -> Self {
+        Self {
+            weight: Param::from_tensor(weight),
+            eps,
+        }
+    }
+
+    /// Normalises the last dimension of `x`.
+    ///
+    /// # Shapes
+    ///
+    /// `x`: `[..., width]` → `[..., width]`.
+    pub(crate) fn forward<const D: usize>(&self, x: Tensor<B, D>) -> Tensor<B, D> {
+        let mean_sq = (x.clone() * x.clone()).mean_dim(D - 1);
+        let inv = mean_sq.add_scalar(self.eps).sqrt().recip();
+        x * inv * self.weight.val().unsqueeze::<D>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::{assert_close, TestBackend};
+    use burn::tensor::TensorData;
+
+    #[test]
+    fn normalises_rows() {
+        let dev = Default::default();
+        let w = Tensor::<TestBackend, 1>::from_data([1.0, 2.0], &dev);
+        let norm = RmsNorm::new(w, 0.0);
+        let x = Tensor::<TestBackend, 2>::from_data([[3.0, 4.0], [-1.0, 1.0]], &dev);
+        // rms of (3, 4) is sqrt(12.5); of (-1, 1) is 1.
+        let r = 12.5f32.sqrt();
+        let expected = TensorData::from([[3.0 / r, 8.0 / r], [-1.0, 2.0]]);
+        assert_close(norm.forward(x).into_data(), expected, 1e-6);
+    }
+}

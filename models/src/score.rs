@@ -1,0 +1,509 @@
+//! The scoring API: per-token log-probabilities of continuations after prompts, with a
+//! shared-prefix cache and batched suffixes.
+//!
+//! For a batch of requests the prompts' common beginning (up to one token short of the
+//! shortest prompt) is taken from, or added to, the [`PrefixCache`]; a prompt shared by
+//! several continuations gets its own cached prefix. What remains of each request (the
+//! rest of its prompt, then its continuation) is a *suffix*; suffixes are run together,
+//! longest first, in batches over the broadcast prefix, padded at the end (which the
+//! causal mask makes harmless). Only the positions that predict continuation tokens go
+//! through the LM head.
+
+use std::collections::HashMap;
+
+use burn::tensor::activation::log_softmax;
+use burn::tensor::backend::Backend;
+use burn::tensor::{Int, Tensor, TensorData};
+
+use crate::error::{ModelError, Result};
+use crate::prefix::{common_prefix, PrefixCache};
+use crate::transformer::Transformer;
+
+/// Default bound on `batch × longest suffix` per forward pass.
+pub const DEFAULT_MAX_BATCH_TOKENS: usize = 2048;
+
+/// A prompt whose own continuations number at least this many, and whose own tokens
+/// beyond the batch's common beginning number at least [`MIN_OWN_PREFIX`], gets its own
+/// cached prefix.
+const MIN_SHARED_CONTINUATIONS: usize = 2;
+/// See [`MIN_SHARED_CONTINUATIONS`].
+const MIN_OWN_PREFIX: usize = 4;
+
+/// A (prompt, continuation) pair of texts to score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreRequest<'a> {
+    /// Text before the continuation; encoded with the model's BOS token when it uses one.
+    pub prompt: &'a str,
+    /// Text scored; encoded on its own (no BOS) and appended to the prompt's tokens.
+    pub continuation: &'a str,
+}
+
+/// A (prompt, continuation) pair of token ids to score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TokenRequest<'a> {
+    /// Tokens before the continuation; must not be empty.
+    pub prompt: &'a [u32],
+    /// Tokens scored.
+    pub continuation: &'a [u32],
+}
+
+/// How to score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreOptions {
+    /// Also return the raw logits over the whole vocabulary at every continuation token
+    /// (for combining models, as weak-to-strong steering does).
+    pub full_logits: bool,
+    /// Bound on `batch × longest suffix` per forward pass (memory against speed).
+    pub max_batch_tokens: usize,
+}
+
+impl Default for ScoreOptions {
+    fn default() -> Self {
+        Self {
+            full_logits: false,
+            max_batch_tokens: DEFAULT_MAX_BATCH_TOKENS,
+        }
+    }
+}
+
+/// The score of one continuation.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Scored {
+    /// The continuation's tokens.
+    pub tokens: Vec<u32>,
+    /// Natural-log probability of each token given everything before it.
+    pub logprobs: Vec<f32>,
+    /// With [`ScoreOptions::full_logits`]: raw logits, `tokens.len()` rows of
+    /// `vocab_size`, row-major; row `i` is the distribution `tokens[i]` was drawn from.
+    #[serde(skip)]
+    pub logits: Option<Vec<f32>>,
+    /// Vocabulary size (the width of a logits row).
+    #[serde(skip)]
+    pub vocab_size: usize,
+}
+
+impl Scored {
+    /// Sum of the log-probabilities: the log-probability of the whole continuation.
+    pub fn total(&self) -> f64 {
+        self.logprobs.iter().map(|&l| f64::from(l)).sum()
+    }
+
+    /// Mean log-probability per token (`None` for an empty continuation).
+    pub fn mean(&self) -> Option<f64> {
+        (!self.logprobs.is_empty()).then(|| self.total() / self.logprobs.len() as f64)
+    }
+
+    /// Raw logits before continuation token `i`, when requested.
+    pub fn logits_row(&self, i: usize) -> Option<&[f32]> {
+        let v = self.vocab_size;
+        self.logits.as_ref()?.get(i * v..(i + 1) * v)
+    }
+}
+
+/// One suffix to run: request index, suffix tokens, where its continuation starts.
+struct Suffix {
+    request: usize,
+    tokens: Vec<u32>,
+    cont_start: usize,
+    cont_len: usize,
+}
+
+/// Scores `requests` with `model`, reusing and extending `cache`.
+///
+/// # Errors
+///
+/// [`ModelError::BadRequest`] naming the request for an empty prompt, a token outside the
+/// vocabulary, or a prompt and continuation longer than the context.
+pub fn score_tokens<B: Backend>(
+    model: &Transformer<B>,
+    cache: &mut PrefixCache<B>,
+    requests: &[TokenRequest<'_>],
+    options: &ScoreOptions,
+) -> Result<Vec<Scored>> {
+    validate(model, requests)?;
+    let vocab = model.vocab_size();
+    let mut results: Vec<Scored> = requests
+        .iter()
+        .map(|r| Scored {
+            tokens: r.continuation.to_vec(),
+            logprobs: Vec::new(),
+            logits: None,
+            vocab_size: vocab,
+        })
+        .collect();
+    for (prefix, members) in plan(requests) {
+        let kv = cache.get_or_compute(model, prefix);
+        let p = prefix.len();
+        let mut suffixes: Vec<Suffix> = members
+            .iter()
+            .map(|&i| {
+                let r = &requests[i];
+                let mut tokens = r.prompt[p..].to_vec();
+                tokens.extend_from_slice(r.continuation);
+                Suffix {
+                    request: i,
+                    tokens,
+                    cont_start: r.prompt.len() - p,
+                    cont_len: r.continuation.len(),
+                }
+            })
+            .collect();
+        suffixes.sort_by_key(|s| std::cmp::Reverse(s.tokens.len()));
+        let mut start = 0;
+        while start < suffixes.len() {
+            let longest = suffixes[start].tokens.len().max(1);
+            let fit = (options.max_batch_tokens / longest).max(1);
+            let end = (start + fit).min(suffixes.len());
+            let batch = &suffixes[start..end];
+            let kv_batch = if kv.is_empty() {
+                model.new_cache()
+            } else {
+                kv.expanded(batch.len())
+            };
+            for (s, (logprobs, logits)) in
+                batch
+                    .iter()
+                    .zip(run_batch(model, kv_batch, batch, options.full_logits))
+            {
+                results[s.request].logprobs = logprobs;
+                results[s.request].logits = logits;
+            }
+            start = end;
+        }
+    }
+    Ok(results)
+}
+
+/// Checks every request before any work is done.
+fn validate<B: Backend>(model: &Transformer<B>, requests: &[TokenRequest<'_>]) -> Result<()> {
+    let vocab = model.vocab_size();
+    for (index, r) in requests.iter().enumerate() {
+        let bad = |problem: String| Err(ModelError::BadRequest { index, problem });
+        if r.prompt.is_empty() {
+            return bad(
+                "empty prompt: the first continuation token needs a token before it".into(),
+            );
+        }
+        if let Some(t) = r
+            .prompt
+            .iter()
+            .chain(r.continuation)
+            .find(|&&t| t as usize >= vocab)
+        {
+            return bad(format!("token {t} is outside the vocabulary of {vocab}"));
+        }
+        let len = r.prompt.len() + r.continuation.len();
+        if len > model.max_len() {
+            return bad(format!(
+                "{len} tokens exceed the context of {}",
+                model.max_len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Groups requests by the prefix they will share: `(prefix tokens, request indices)`.
+fn plan<'a>(requests: &[TokenRequest<'a>]) -> Vec<(&'a [u32], Vec<usize>)> {
+    let mut by_prompt: HashMap<&'a [u32], Vec<usize>> = HashMap::new();
+    let mut order: Vec<&'a [u32]> = Vec::new();
+    for (i, r) in requests.iter().enumerate() {
+        by_prompt
+            .entry(r.prompt)
+            .or_insert_with(|| {
+                order.push(r.prompt);
+                Vec::new()
+            })
+            .push(i);
+    }
+    // Every suffix keeps at least one prompt token, whose position predicts the first
+    // continuation token.
+    let own = |prompt: &'a [u32]| &prompt[..prompt.len() - 1];
+    if order.len() == 1 {
+        return vec![(
+            own(order[0]),
+            by_prompt.remove(order[0]).unwrap_or_default(),
+        )];
+    }
+    let first = order[0];
+    let base_len = order
+        .iter()
+        .map(|p| common_prefix(first, p).min(p.len() - 1))
+        .min()
+        .unwrap_or(0);
+    let base = &first[..base_len];
+    let mut groups = Vec::new();
+    let mut rest = Vec::new();
+    for prompt in order {
+        let members = by_prompt.remove(prompt).unwrap_or_default();
+        if members.len() >= MIN_SHARED_CONTINUATIONS
+            && prompt.len() - 1 >= base_len + MIN_OWN_PREFIX
+        {
+            groups.push((own(prompt), members));
+        } else {
+            rest.extend(members);
+        }
+    }
+    if !rest.is_empty() {
+        rest.sort_unstable();
+        groups.insert(0, (base, rest));
+    }
+    groups
+}
+
+/// Runs one batch of suffixes over `kv` and returns each one's continuation log-probs
+/// (and logits when asked).
+fn run_batch<B: Backend>(
+    model: &Transformer<B>,
+    mut kv: crate::cache::KvCache<B>,
+    batch: &[Suffix],
+    full_logits: bool,
+) -> Vec<(Vec<f32>, Option<Vec<f32>>)> {
+    let device = model.device();
+    let n = batch.len();
+    let width = batch.iter().map(|s| s.tokens.len()).max().unwrap_or(0);
+    let mut ids = vec![0i32; n * width];
+    let mut rows = Vec::new();
+    let mut targets = Vec::new();
+    for (b, s) in batch.iter().enumerate() {
+        for (j, &t) in s.tokens.iter().enumerate() {
+            ids[b * width + j] = t as i32;
+        }
+        for k in 0..s.cont_len {
+            // Position cont_start + k - 1 predicts continuation token k.
+            rows.push((b * width + s.cont_start + k - 1) as i32);
+            targets.push(s.tokens[s.cont_start + k] as i32);
+        }
+    }
+    let picked_rows = rows.len();
+    if picked_rows == 0 {
+        return batch
+            .iter()
+            .map(|_| (Vec::new(), full_logits.then(Vec::new)))
+            .collect();
+    }
+    let tokens = Tensor::<B, 1, Int>::from_data(TensorData::new(ids, [n * width]), &device)
+        .reshape([n, width]);
+    let hidden = model.forward(tokens, &mut kv);
+    let hidden_size = hidden.dims()[2];
+    let rows = Tensor::<B, 1, Int>::from_data(TensorData::new(rows, [picked_rows]), &device);
+    let picked = hidden.reshape([n * width, hidden_size]).select(0, rows);
+    let logits = model.logits(picked);
+    let targets = Tensor::<B, 1, Int>::from_data(TensorData::new(targets, [picked_rows]), &device);
+    let logprobs = log_softmax(logits.clone(), 1)
+        .gather(1, targets.reshape([picked_rows, 1]))
+        .into_data()
+        .to_vec::<f32>()
+        .unwrap_or_default();
+    let all_logits = full_logits.then(|| logits.into_data().to_vec::<f32>().unwrap_or_default());
+    let vocab = model.vocab_size();
+    let mut out = Vec::with_capacity(n);
+    let mut at = 0;
+    for s in batch {
+        let lp = logprobs[at..at + s.cont_len].to_vec();
+        let lg = all_logits
+            .as_ref()
+            .map(|l| l[at * vocab..(at + s.cont_len) * vocab].to_vec());
+        out.push((lp, lg));
+        at += s.cont_len;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::LlamaConfig;
+    use crate::tests::TestBackend;
+
+    fn model() -> Transformer<TestBackend> {
+        LlamaConfig::new(50, 16, 24, 2, 4, 2)
+            .with_max_seq_len(64)
+            .init_with_seed(3, &Default::default())
+    }
+
+    /// Log-probs of `cont` after `prompt` from one plain forward pass, no cache reuse.
+    fn reference(model: &Transformer<TestBackend>, prompt: &[u32], cont: &[u32]) -> Vec<f32> {
+        let all: Vec<i32> = prompt.iter().chain(cont).map(|&t| t as i32).collect();
+        let n = all.len();
+        let t = Tensor::<TestBackend, 1, Int>::from_data(
+            TensorData::new(all.clone(), [n]),
+            &Default::default(),
+        );
+        let h = model.forward(t.reshape([1, n]), &mut model.new_cache());
+        let lp = log_softmax(model.logits(h.reshape([n, 16])), 1);
+        let v: Vec<f32> = lp.into_data().to_vec().unwrap();
+        (prompt.len()..n)
+            .map(|i| v[(i - 1) * 50 + all[i] as usize])
+            .collect()
+    }
+
+    #[test]
+    fn cached_batched_scores_equal_plain_forward_passes() {
+        let model = model();
+        let p1: Vec<u32> = vec![1, 2, 3, 4, 5, 6, 7, 8];
+        let p2: Vec<u32> = vec![1, 2, 3, 4, 9, 10];
+        let p3: Vec<u32> = vec![11];
+        let c: [&[u32]; 4] = [&[20, 21, 22], &[23], &[24, 25, 26, 27, 28], &[]];
+        let requests = vec![
+            TokenRequest {
+                prompt: &p1,
+                continuation: c[0],
+            },
+            TokenRequest {
+                prompt: &p1,
+                continuation: c[1],
+            },
+            TokenRequest {
+                prompt: &p2,
+                continuation: c[2],
+            },
+            TokenRequest {
+                prompt: &p1,
+                continuation: c[2],
+            },
+            TokenRequest {
+                prompt: &p3,
+                continuation: c[0],
+            },
+            TokenRequest {
+                prompt: &p2,
+                continuation: c[3],
+            },
+        ];
+        let mut cache = PrefixCache::new(1000);
+        for options in [
+            ScoreOptions::default(),
+            ScoreOptions {
+                max_batch_tokens: 3,
+                full_logits: true,
+            },
+        ] {
+            let scored = score_tokens(&model, &mut cache, &requests, &options).unwrap();
+            for (r, s) in requests.iter().zip(&scored) {
+                let expected = reference(&model, r.prompt, r.continuation);
+                assert_eq!(s.tokens, r.continuation);
+                assert_eq!(s.logprobs.len(), expected.len());
+                for (a, b) in s.logprobs.iter().zip(&expected) {
+                    assert!((a - b).abs() < 1e-4, "{a} vs {b}");
+                }
+                if options.full_logits {
+                    assert_eq!(s.logits.as_ref().unwrap().len(), 50 * r.continuation.len());
+                }
+            }
+        }
+        assert!(cache.stats().reused_tokens > 0);
+    }
+
+    #[test]
+    fn full_logits_agree_with_logprobs() {
+        let model = model();
+        let prompt = [5u32, 6, 7];
+        let requests = [TokenRequest {
+            prompt: &prompt,
+            continuation: &[8, 9],
+        }];
+        let options = ScoreOptions {
+            full_logits: true,
+            ..ScoreOptions::default()
+        };
+        let s = &score_tokens(&model, &mut PrefixCache::default(), &requests, &options).unwrap()[0];
+        for (i, &t) in s.tokens.iter().enumerate() {
+            let row = s.logits_row(i).unwrap();
+            let max = row.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+            let lse = max + row.iter().map(|&x| (x - max).exp()).sum::<f32>().ln();
+            assert!((row[t as usize] - lse - s.logprobs[i]).abs() < 1e-4);
+        }
+        assert!(s.total() < 0.0 && s.mean().unwrap() < 0.0);
+    }
+
+    #[test]
+    fn bad_requests_are_named() {
+        let model = model();
+        let ok = [1u32, 2];
+        let requests = [
+            TokenRequest {
+                prompt: &ok,
+                continuation: &[3],
+            },
+            TokenRequest {
+                prompt: &[],
+                continuation: &[3],
+            },
+        ];
+        let err = score_tokens(
+            &model,
+            &mut PrefixCache::default(),
+            &requests,
+            &ScoreOptions::default(),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().starts_with("request 1: empty prompt"),
+            "{err}"
+        );
+        let requests = [TokenRequest {
+            prompt: &ok,
+            continuation: &[50],
+        }];
+        let err = score_tokens(
+            &model,
+            &mut PrefixCache::default(),
+            &requests,
+            &ScoreOptions::default(),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("token 50 is outside the vocabulary of 50"),
+            "{err}"
+        );
+        let long = vec![1u32; 60];
+        let requests = [TokenRequest {
+            prompt: &long,
+            continuation: &long[..5],
+        }];
+        let err = score_tokens(
+            &model,
+            &mut PrefixCache::default(),
+            &requests,
+            &ScoreOptions::default(),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("65 tokens exceed the context of 64"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn plan_shares_prefixes() {
+        let (a, b, c): (Vec<u32>, Vec<u32>, Vec<u32>) =
+            (vec![1, 2, 3], vec![1, 2, 4, 5, 6, 7, 8, 9], vec![1, 9]);
+        let requests = [
+            TokenRequest {
+                prompt: &a,
+                continuation: &[1],
+            },
+            TokenRequest {
+                prompt: &b,
+                continuation: &[1],
+            },
+            TokenRequest {
+                prompt: &b,
+                continuation: &[2],
+            },
+            TokenRequest {
+                prompt: &c,
+                continuation: &[3],
+            },
+        ];
+        let groups = plan(&requests);
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0], (&a[..1], vec![0, 3]));
+        assert_eq!(groups[1], (&b[..7], vec![1, 2]));
+        let single = plan(&requests[..1]);
+        assert_eq!(single, vec![(&a[..2], vec![0])]);
+    }
+}

@@ -1,0 +1,218 @@
+//! Building a tokenizer from a GGUF file's `tokenizer.ggml.*` metadata.
+
+use tokenizers::decoders::byte_level::ByteLevel as ByteLevelDecoder;
+use tokenizers::models::bpe::{Vocab, BPE};
+use tokenizers::pre_tokenizers::byte_level::ByteLevel;
+use tokenizers::pre_tokenizers::digits::Digits;
+use tokenizers::pre_tokenizers::sequence::Sequence;
+use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
+use tokenizers::pre_tokenizers::PreTokenizerWrapper;
+use tokenizers::{AddedToken, SplitDelimiterBehavior};
+
+use super::base::Tokenizer;
+use super::chat::ChatTemplate;
+use crate::error::{ModelError, Result};
+use crate::load::gguf::GgufFile;
+
+/// llama.cpp's pre-tokenizer regex for `llama-bpe` (Llama 3).
+const LLAMA3_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+/// llama.cpp's pre-tokenizer regex for `qwen2`.
+const QWEN2_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
+/// GGUF token types (llama.cpp's `llama_token_type`).
+const TOKEN_TYPE_CONTROL: i64 = 3;
+const TOKEN_TYPE_USER_DEFINED: i64 = 4;
+
+/// Builds the tokenizer described by `file`'s metadata: byte-level BPE (`gpt2` model)
+/// with the pre-tokenizer named by `tokenizer.ggml.pre`.
+///
+/// Supported pre-tokenizers: `smollm` (digits split one by one, then GPT-2's regex),
+/// `gpt2`/`default` (GPT-2's regex), `llama-bpe` and `qwen2` (llama.cpp's regexes).
+///
+/// # Errors
+///
+/// [`ModelError::MissingKey`] or [`ModelError::BadKey`] naming the key, for a missing
+/// vocabulary, a malformed merge, or an unsupported model or pre-tokenizer.
+pub(crate) fn from_gguf(file: &GgufFile) -> Result<Tokenizer> {
+    let path = file.path();
+    let get = |key: &str| {
+        file.get(key).ok_or_else(|| ModelError::MissingKey {
+            path: path.to_path_buf(),
+            key: key.into(),
+        })
+    };
+    let model = get("tokenizer.ggml.model")?
+        .as_str()
+        .ok_or_else(|| ModelError::key(path, "tokenizer.ggml.model", "not a string"))?;
+    if model != "gpt2" {
+        return Err(ModelError::key(
+            path,
+            "tokenizer.ggml.model",
+            format!("`{model}` is not supported (only byte-level BPE, `gpt2`)"),
+        ));
+    }
+    let tokens = string_array(file, "tokenizer.ggml.tokens")?;
+    let merge_strings = string_array(file, "tokenizer.ggml.merges")?;
+    let n_merges = merge_strings.len();
+    let merges = merge_strings
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            m.split_once(' ')
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .ok_or_else(|| {
+                    ModelError::key(
+                        path,
+                        "tokenizer.ggml.merges",
+                        format!("merge #{i} `{m}` is not two tokens separated by a space"),
+                    )
+                })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let types: Vec<i64> = match file.get("tokenizer.ggml.token_type") {
+        None => vec![1; tokens.len()],
+        Some(v) => v
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_i64().unwrap_or(1)).collect())
+            .ok_or_else(|| ModelError::key(path, "tokenizer.ggml.token_type", "not an array"))?,
+    };
+    let pre = file
+        .get("tokenizer.ggml.pre")
+        .and_then(|v| v.as_str())
+        .unwrap_or("default");
+    let (pre_tokenizer, ignore_merges) = pre_tokenizer(pre).ok_or_else(|| {
+        ModelError::key(
+            path,
+            "tokenizer.ggml.pre",
+            format!(
+                "pre-tokenizer `{pre}` is not supported (smollm, gpt2, default, llama-bpe, qwen2)"
+            ),
+        )
+    })?;
+
+    let vocab: Vocab = tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.clone(), i as u32))
+        .collect();
+    if vocab.len() != tokens.len() {
+        return Err(ModelError::key(
+            path,
+            "tokenizer.ggml.tokens",
+            "the vocabulary repeats a token",
+        ));
+    }
+    let bpe = BPE::builder()
+        .vocab_and_merges(vocab, merges)
+        .ignore_merges(ignore_merges)
+        .build()
+        .map_err(|e| ModelError::key(path, "tokenizer.ggml.merges", e.to_string()))?;
+    let mut inner = tokenizers::Tokenizer::new(bpe);
+    inner
+        .with_pre_tokenizer(Some(pre_tokenizer))
+        .with_decoder(Some(ByteLevelDecoder::default()));
+    let specials: Vec<AddedToken> = tokens
+        .iter()
+        .zip(&types)
+        .filter(|(_, &ty)| ty == TOKEN_TYPE_CONTROL)
+        .map(|(t, _)| AddedToken::from(t.clone(), true))
+        .collect();
+    let user: Vec<AddedToken> = tokens
+        .iter()
+        .zip(&types)
+        .filter(|(_, &ty)| ty == TOKEN_TYPE_USER_DEFINED)
+        .map(|(t, _)| AddedToken::from(t.clone(), false))
+        .collect();
+    let origin = format!("{} (GGUF metadata)", path.display());
+    let added = |e: tokenizers::Error| ModelError::Tokenizer {
+        origin: origin.clone(),
+        message: format!("adding special tokens: {e}"),
+    };
+    inner.add_special_tokens(specials).map_err(added)?;
+    inner.add_tokens(user).map_err(added)?;
+
+    let id = |key: &str| {
+        file.get(key)
+            .and_then(|v| v.as_u64())
+            .and_then(|v| u32::try_from(v).ok())
+            .filter(|&v| (v as usize) < tokens.len())
+    };
+    let add_bos = file
+        .get("tokenizer.ggml.add_bos_token")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    let chat = file
+        .get("tokenizer.chat_template")
+        .and_then(|v| v.as_str())
+        .map_or(ChatTemplate::None, ChatTemplate::from_jinja);
+    Ok(Tokenizer::new(
+        inner,
+        origin,
+        format!("byte-level BPE (GGUF), pre-tokenizer `{pre}`, {n_merges} merges"),
+        id("tokenizer.ggml.bos_token_id"),
+        id("tokenizer.ggml.eos_token_id"),
+        add_bos,
+        chat,
+    ))
+}
+
+/// The pre-tokenizer llama.cpp calls `pre`, and whether BPE skips merges for whole-word
+/// vocabulary hits (`ignore_merges`, as Llama 3's tokenizer does).
+fn pre_tokenizer(pre: &str) -> Option<(PreTokenizerWrapper, bool)> {
+    let byte_level =
+        |regex: bool| PreTokenizerWrapper::ByteLevel(ByteLevel::new(false, true, regex));
+    let split = |pattern: &str| {
+        Split::new(
+            SplitPattern::Regex(pattern.into()),
+            SplitDelimiterBehavior::Isolated,
+            false,
+        )
+        .ok()
+        .map(PreTokenizerWrapper::Split)
+    };
+    Some(match pre {
+        "smollm" => (
+            PreTokenizerWrapper::Sequence(Sequence::new(vec![
+                PreTokenizerWrapper::Digits(Digits::new(true)),
+                byte_level(true),
+            ])),
+            false,
+        ),
+        "gpt2" | "default" => (byte_level(true), false),
+        "llama-bpe" | "llama3" => (
+            PreTokenizerWrapper::Sequence(Sequence::new(vec![
+                split(LLAMA3_PATTERN)?,
+                byte_level(false),
+            ])),
+            true,
+        ),
+        "qwen2" => (
+            PreTokenizerWrapper::Sequence(Sequence::new(vec![
+                split(QWEN2_PATTERN)?,
+                byte_level(false),
+            ])),
+            false,
+        ),
+        _ => return None,
+    })
+}
+
+fn string_array(file: &GgufFile, key: &str) -> Result<Vec<String>> {
+    let path = file.path();
+    let value = file.get(key).ok_or_else(|| ModelError::MissingKey {
+        path: path.to_path_buf(),
+        key: key.into(),
+    })?;
+    let items = value.as_array().ok_or_else(|| {
+        ModelError::key(path, key, format!("a {}, not an array", value.type_name()))
+    })?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| ModelError::key(path, key, format!("element #{i} is not a string")))
+        })
+        .collect()
+}

@@ -1,0 +1,290 @@
+//! The real SmolLM2-135M-Instruct (Q4_1 GGUF) against the independent numpy reference in
+//! `tests/data/lm/` (made by `scripts/reference/smollm2_reference.py`), and `bip lm`.
+//!
+//! These tests need the model file: `scripts/fetch-models.sh` puts it in place (the test
+//! suite, `scripts/test.sh`, runs it first). Without it they fail and say so.
+
+use std::sync::OnceLock;
+
+use bip::models::backend::Cpu;
+use bip::models::{
+    resolve_model, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest, TokenRequest,
+};
+
+use crate::util::{bip, json, root};
+
+/// Largest difference allowed between bip's and the reference's log-probabilities.
+const TOLERANCE: f64 = 1e-3;
+
+fn model() -> &'static LanguageModel<Cpu> {
+    static MODEL: OnceLock<LanguageModel<Cpu>> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        let path = resolve_model("smollm2-135m").unwrap_or_else(|e| {
+            panic!("{e}\n(the LM tests need the real model: run scripts/fetch-models.sh)")
+        });
+        LanguageModel::load(&path, &Default::default())
+            .unwrap_or_else(|e| panic!("loading {}: {e}", path.display()))
+    })
+}
+
+fn fixture(name: &str) -> serde_json::Value {
+    let path = root().join("tests/data/lm").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).expect("fixture is JSON")
+}
+
+fn ids(v: &serde_json::Value) -> Vec<u32> {
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_u64().expect("id") as u32)
+        .collect()
+}
+
+fn floats(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| x.as_f64().expect("number"))
+        .collect()
+}
+
+fn assert_logprobs_close(got: &[f32], expected: &[f64], what: &str) {
+    assert_eq!(got.len(), expected.len(), "{what}: token counts differ");
+    for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+        let diff = (f64::from(*g) - e).abs();
+        assert!(
+            diff <= TOLERANCE,
+            "{what}: token {i}: bip {g} vs reference {e} (|Δ| {diff:.2e})"
+        );
+    }
+}
+
+#[test]
+fn tokenization_matches_the_reference() {
+    let m = model();
+    for case in fixture("smollm2_logprobs.json")["cases"]
+        .as_array()
+        .expect("cases")
+    {
+        let prompt = case["prompt"].as_str().expect("prompt");
+        let continuation = case["continuation"].as_str().expect("continuation");
+        assert_eq!(
+            m.tokenizer().encode_prompt(prompt).unwrap(),
+            ids(&case["prompt_tokens"]),
+            "{prompt:?}"
+        );
+        assert_eq!(
+            m.tokenizer().encode(continuation).unwrap(),
+            ids(&case["continuation_tokens"]),
+            "{continuation:?}"
+        );
+    }
+}
+
+#[test]
+fn continuation_logprobs_match_the_reference() {
+    let m = model();
+    let cases = fixture("smollm2_logprobs.json");
+    let cases = cases["cases"].as_array().expect("cases");
+    let texts: Vec<(String, String)> = cases
+        .iter()
+        .map(|c| {
+            (
+                c["prompt"].as_str().unwrap().to_string(),
+                c["continuation"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let requests: Vec<ScoreRequest<'_>> = texts
+        .iter()
+        .map(|(p, c)| ScoreRequest {
+            prompt: p,
+            continuation: c,
+        })
+        .collect();
+    let mut cache = PrefixCache::default();
+    // All at once (one batch over their common beginning), then one by one from the warm
+    // cache: both must match the reference.
+    let together = m
+        .score(&mut cache, &requests, &ScoreOptions::default())
+        .unwrap();
+    for (case, scored) in cases.iter().zip(&together) {
+        assert_eq!(scored.tokens, ids(&case["continuation_tokens"]));
+        assert_logprobs_close(
+            &scored.logprobs,
+            &floats(&case["continuation_logprobs"]),
+            case["prompt"].as_str().unwrap(),
+        );
+    }
+    for (case, request) in cases.iter().zip(&requests) {
+        let scored = m
+            .score(&mut cache, &[*request], &ScoreOptions::default())
+            .unwrap();
+        assert_logprobs_close(
+            &scored[0].logprobs,
+            &floats(&case["continuation_logprobs"]),
+            "alone",
+        );
+    }
+    assert!(cache.stats().reused_tokens > 0, "{:?}", cache.stats());
+}
+
+#[test]
+fn whole_sequence_logprobs_match_the_reference() {
+    let m = model();
+    for case in fixture("smollm2_logprobs.json")["cases"]
+        .as_array()
+        .expect("cases")
+    {
+        let mut all = ids(&case["prompt_tokens"]);
+        all.extend(ids(&case["continuation_tokens"]));
+        let request = TokenRequest {
+            prompt: &all[..1],
+            continuation: &all[1..],
+        };
+        let scored = m
+            .score_tokens(
+                &mut PrefixCache::default(),
+                &[request],
+                &ScoreOptions::default(),
+            )
+            .unwrap();
+        assert_logprobs_close(
+            &scored[0].logprobs,
+            &floats(&case["sequence_logprobs"]),
+            case["prompt"].as_str().unwrap(),
+        );
+    }
+}
+
+#[test]
+fn greedy_chat_answer_matches_the_reference() {
+    let m = model();
+    let reference = fixture("smollm2_greedy.json");
+    let prompt = m
+        .chat_prompt(reference["question"].as_str().unwrap())
+        .expect("SmolLM2 has a chat template");
+    assert_eq!(prompt, reference["prompt"].as_str().unwrap());
+    assert_eq!(
+        m.tokenizer().encode_prompt(&prompt).unwrap(),
+        ids(&reference["prompt_tokens"])
+    );
+    let max = reference["max_tokens"].as_u64().unwrap() as usize;
+    let (generation, text) = m.generate(&prompt, max).unwrap();
+    assert_eq!(
+        generation.tokens,
+        ids(&reference["generated_tokens"]),
+        "bip said {text:?}"
+    );
+    assert_eq!(text, reference["generated_text"].as_str().unwrap());
+    assert!(text.contains("Paris"), "{text}");
+}
+
+#[test]
+fn full_logits_are_consistent_with_logprobs() {
+    let m = model();
+    let request = ScoreRequest {
+        prompt: "The capital of France is",
+        continuation: " Paris",
+    };
+    let options = ScoreOptions {
+        full_logits: true,
+        ..ScoreOptions::default()
+    };
+    let scored = &m
+        .score(&mut PrefixCache::default(), &[request], &options)
+        .unwrap()[0];
+    let row = scored.logits_row(0).expect("logits");
+    assert_eq!(row.len(), 49152);
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let lse = f64::from(max)
+        + row
+            .iter()
+            .map(|&x| f64::from(x - max).exp())
+            .sum::<f64>()
+            .ln();
+    let lp = f64::from(row[scored.tokens[0] as usize]) - lse;
+    assert!((lp - f64::from(scored.logprobs[0])).abs() < 1e-4);
+}
+
+#[test]
+fn cli_scores_generates_and_inspects() {
+    model();
+    let out = bip([
+        "lm",
+        "score",
+        "--model",
+        "smollm2-135m",
+        "--prompt",
+        "The capital of France is",
+        "--continuation",
+        " Paris, a city on the Seine.",
+        "--json",
+    ]);
+    let doc = json(&out);
+    let case = &fixture("smollm2_logprobs.json")["cases"][0];
+    let expected = floats(&case["continuation_logprobs"]);
+    let got: Vec<f32> = floats(&doc["logprobs"])
+        .into_iter()
+        .map(|v| v as f32)
+        .collect();
+    assert_logprobs_close(&got, &expected, "bip lm score");
+    assert_eq!(doc["tokens"][0], " Paris");
+    let total = doc["total"].as_f64().unwrap();
+    assert!((total - expected.iter().sum::<f64>()).abs() < 1e-2);
+
+    let out = bip([
+        "lm",
+        "generate",
+        "--model",
+        "smollm2-135m",
+        "--chat",
+        "--prompt",
+        "What is the capital of France?",
+        "--max-tokens",
+        "24",
+        "--json",
+    ]);
+    let doc = json(&out);
+    assert_eq!(doc["text"], "The capital of France is Paris.<|im_end|>");
+    assert_eq!(doc["stopped"], true);
+
+    let out = bip(["lm", "inspect", "--model", "smollm2-135m", "--json"]);
+    let doc = json(&out);
+    assert_eq!(doc["architecture"], "llama");
+    assert_eq!(doc["parameters"], 134_515_008);
+    assert_eq!(doc["tensor_types"]["Q4_1"], 210);
+    assert_eq!(doc["tokenizer"]["vocab_size"], 49152);
+    let out = bip(["lm", "inspect", "--model", "smollm2-135m"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("MOSTLY_Q4_1"));
+}
+
+#[test]
+fn cli_errors_name_the_problem() {
+    let out = bip(["lm", "inspect", "--model", "/nonexistent/x.gguf"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/nonexistent/x.gguf: no such model file or folder"),
+        "{err}"
+    );
+    let dir = crate::util::TempDir::new();
+    let bad = dir.write("bad.gguf", "GGUF but not really");
+    let out = bip([
+        "lm",
+        "score",
+        "--model",
+        bad.to_str().unwrap(),
+        "--prompt",
+        "a",
+        "--continuation",
+        "b",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("loading model") && err.contains("bad.gguf"),
+        "{err}"
+    );
+}
