@@ -28,11 +28,8 @@ pub enum IoError {
     },
 }
 
-/// Reads and validates one `bip-episode/1` file; an episode without an id takes the file stem.
-///
-/// # Errors
-/// [`IoError`] naming the file, and inside it the field or line at fault.
-pub fn read_episode(path: &Path) -> Result<Episode, IoError> {
+/// A file's text and its name without extension.
+fn read_text(path: &Path) -> Result<(String, String), IoError> {
     let text = fs::read_to_string(path).map_err(|source| IoError::File {
         path: path.display().to_string(),
         source,
@@ -41,6 +38,15 @@ pub fn read_episode(path: &Path) -> Result<Episode, IoError> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    Ok((text, stem))
+}
+
+/// Reads and validates one `bip-episode/1` file; an episode without an id takes the file stem.
+///
+/// # Errors
+/// [`IoError`] naming the file, and inside it the field or line at fault.
+pub fn read_episode(path: &Path) -> Result<Episode, IoError> {
+    let (text, stem) = read_text(path)?;
     Episode::from_json(&text, &stem).map_err(|source| IoError::Episode {
         path: path.display().to_string(),
         source,
@@ -57,14 +63,7 @@ pub fn read_episodes(path: &Path) -> Result<Vec<Episode>, IoError> {
     if path.extension().is_none_or(|x| x != "jsonl") {
         return read_episode(path).map(|e| vec![e]);
     }
-    let text = fs::read_to_string(path).map_err(|source| IoError::File {
-        path: path.display().to_string(),
-        source,
-    })?;
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let (text, stem) = read_text(path)?;
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())

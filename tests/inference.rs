@@ -20,15 +20,8 @@ fn online_session_matches_batch_inference() {
     let policy = PlannerPolicy::default();
     for episode in shipped_and_generated_episodes() {
         let batch = infer_episode(&episode, &policy, &BatchOptions::default()).expect("batch");
-        let goals = episode.goal_candidates();
-        let mut session = Inference::new(
-            &episode.world,
-            &policy,
-            episode.initial_state(),
-            &goals,
-            &Default::default(),
-        )
-        .expect("session");
+        let mut session =
+            Inference::for_episode(&episode, &policy, &Default::default()).expect("session");
         for step in 0..=episode.actions.len() {
             if step > 0 {
                 session.push(&episode.actions[step - 1]).expect("possible");
@@ -47,15 +40,8 @@ fn online_session_matches_batch_inference() {
 fn goal_and_belief_probabilities_are_coherent() {
     let policy = PlannerPolicy::default();
     for episode in shipped_and_generated_episodes() {
-        let goals = episode.goal_candidates();
-        let mut session = Inference::new(
-            &episode.world,
-            &policy,
-            episode.initial_state(),
-            &goals,
-            &Default::default(),
-        )
-        .expect("session");
+        let mut session =
+            Inference::for_episode(&episode, &policy, &Default::default()).expect("session");
         for action in &episode.actions {
             session.push(action).expect("possible");
         }

@@ -54,14 +54,7 @@ pub fn infer_episode(
     policy: &dyn Policy,
     options: &BatchOptions,
 ) -> Result<EpisodeInference, EngineError> {
-    let goals = episode.goal_candidates();
-    let mut session = Inference::new(
-        &episode.world,
-        policy,
-        episode.initial_state(),
-        &goals,
-        &options.hypotheses,
-    )?;
+    let mut session = Inference::for_episode(episode, policy, &options.hypotheses)?;
     let mut answers: Vec<Option<Answer>> = vec![None; episode.questions.len()];
     let mut trace = Vec::new();
     for step in 0..=episode.actions.len() {

@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use bip_episodes::{Action, ClassId, Observation, State, World};
+use bip_episodes::{Action, ClassId, Episode, Observation, State, World};
 
 use crate::belief::Belief;
 use crate::error::EngineError;
@@ -112,6 +112,25 @@ impl<'a> Inference<'a> {
         let first = session.state.observe(world);
         session.observe(&first);
         Ok(session)
+    }
+
+    /// A session at the start of `episode`, over its goal candidates.
+    ///
+    /// # Errors
+    /// As [`Inference::new`].
+    pub fn for_episode(
+        episode: &'a Episode,
+        policy: &'a dyn Policy,
+        config: &HypothesisConfig,
+    ) -> Result<Self, EngineError> {
+        let goals = episode.goal_candidates();
+        Self::new(
+            &episode.world,
+            policy,
+            episode.initial_state(),
+            &goals,
+            config,
+        )
     }
 
     /// Scores `action` under every hypothesis, applies it, and updates every belief with
@@ -231,15 +250,8 @@ mod tests {
     fn long_episodes_accumulate_in_log_space_without_nan() {
         let e = corridor_episode(400);
         let policy = PlannerPolicy::default();
-        let goals = e.goal_candidates();
-        let mut session = Inference::new(
-            &e.world,
-            &policy,
-            e.initial_state(),
-            &goals,
-            &HypothesisConfig::default(),
-        )
-        .expect("session");
+        let mut session =
+            Inference::for_episode(&e, &policy, &HypothesisConfig::default()).expect("session");
         for a in &e.actions {
             session.push(a).expect("possible");
         }
@@ -260,15 +272,8 @@ mod tests {
     fn impossible_push_is_an_error_and_changes_nothing() {
         let e = corridor_episode(1);
         let policy = PlannerPolicy::default();
-        let goals = e.goal_candidates();
-        let mut session = Inference::new(
-            &e.world,
-            &policy,
-            e.initial_state(),
-            &goals,
-            &HypothesisConfig::default(),
-        )
-        .expect("session");
+        let mut session =
+            Inference::for_episode(&e, &policy, &HypothesisConfig::default()).expect("session");
         let before = session.log_weights.clone();
         let kitchen = e.world.room_by_name("kitchen").expect("room");
         let err = session

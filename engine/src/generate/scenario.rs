@@ -322,6 +322,25 @@ fn belief_question(
     })
 }
 
+/// The option "NAME has been trying to get a CLASS", under `given`.
+pub(super) fn goal_option(
+    world: &World,
+    name: &str,
+    class: ClassId,
+    given: Option<Proposition>,
+) -> AnswerOption {
+    AnswerOption {
+        text: Some(format!(
+            "{name} has been trying to get a {}.",
+            words(world.class_name(class))
+        )),
+        claim: Claim {
+            about: Proposition::Goal(class),
+            given,
+        },
+    }
+}
+
 /// "Is the agent after `goal` or `distractor`?", optionally under a belief condition.
 fn goal_question(
     setting: &Setting<'_>,
@@ -333,16 +352,7 @@ fn goal_question(
 ) -> Question {
     let world = setting.world;
     let name = setting.agent;
-    let option = |class: ClassId| AnswerOption {
-        text: Some(format!(
-            "{name} has been trying to get a {}.",
-            words(world.class_name(class))
-        )),
-        claim: Claim {
-            about: Proposition::Goal(class),
-            given,
-        },
-    };
+    let option = |class: ClassId| goal_option(world, name, class, given);
     let condition = match given {
         Some(Proposition::Belief {
             class,

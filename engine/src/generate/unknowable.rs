@@ -6,7 +6,7 @@ use bip_episodes::{
 };
 
 use super::question_type::QuestionType;
-use super::scenario::{containers, words, Scenario, Setting};
+use super::scenario::{containers, goal_option, words, Scenario, Setting};
 use crate::rng::Rng;
 
 /// Replaces nothing; builds an unknowable question of `kind`'s family for `scenario`, or
@@ -59,16 +59,7 @@ pub fn unknowable_question(
         let [a, b, ..] = unseen[..] else {
             return None;
         };
-        let option = |class: ClassId| AnswerOption {
-            text: Some(format!(
-                "{name} has been trying to get a {}.",
-                words(world.class_name(class))
-            )),
-            claim: Claim {
-                about: Proposition::Goal(class),
-                given: None,
-            },
-        };
+        let option = |class: ClassId| goal_option(world, name, class, None);
         (
             vec![option(a), option(b)],
             "Which one of the following statements is more likely to be true?".to_string(),
