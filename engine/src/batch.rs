@@ -7,7 +7,7 @@ use bip_episodes::{Action, ClassId, Episode};
 
 use crate::answer::{answer, Answer};
 use crate::error::EngineError;
-use crate::hypothesis::HypothesisConfig;
+use crate::hypothesis::{search_sets, HypothesisConfig};
 use crate::inference::Inference;
 use crate::policy::Policy;
 use crate::posterior::{Posterior, RankedHypothesis};
@@ -44,8 +44,23 @@ pub struct EpisodeInference {
     pub trace: Vec<TraceStep>,
 }
 
+/// The hypothesis settings for questions asked after `at` actions: `base` plus the
+/// search sets read off those actions ([`search_sets`]).
+pub fn hypotheses_at(episode: &Episode, at: usize, base: &HypothesisConfig) -> HypothesisConfig {
+    let mut config = base.clone();
+    config.search_sets.extend(search_sets(
+        &episode.world,
+        &episode.actions[..at.min(episode.actions.len())],
+    ));
+    config
+}
+
 /// Runs inference over `episode` with `policy`, answering every question after the
 /// number of actions it names.
+///
+/// Questions asked at different moments get their own session, since the search sets
+/// of the hypothesis space ([`hypotheses_at`]) are read off the actions before each
+/// moment; the trace uses those of the whole episode.
 ///
 /// # Errors
 /// As [`Inference::new`] and [`Inference::push`].
@@ -54,16 +69,27 @@ pub fn infer_episode(
     policy: &dyn Policy,
     options: &BatchOptions,
 ) -> Result<EpisodeInference, EngineError> {
-    let mut session = Inference::for_episode(episode, policy, &options.hypotheses)?;
     let mut answers: Vec<Option<Answer>> = vec![None; episode.questions.len()];
-    let mut trace = Vec::new();
-    for step in 0..=episode.actions.len() {
-        if step > 0 {
-            session.push(&episode.actions[step - 1])?;
+    let mut moments: Vec<usize> = episode.questions.iter().map(|q| q.at).collect();
+    moments.sort_unstable();
+    moments.dedup();
+    for at in moments {
+        let config = hypotheses_at(episode, at, &options.hypotheses);
+        let mut session = Inference::for_episode(episode, policy, &config)?;
+        for action in &episode.actions[..at] {
+            session.push(action)?;
         }
-        let posterior = session.posterior();
-        answer_due(episode, step, &posterior, &mut answers);
-        if let Some(top) = options.trace_top {
+        answer_due(episode, at, &session.posterior(), &mut answers);
+    }
+    let mut trace = Vec::new();
+    if let Some(top) = options.trace_top {
+        let config = hypotheses_at(episode, episode.actions.len(), &options.hypotheses);
+        let mut session = Inference::for_episode(episode, policy, &config)?;
+        for step in 0..=episode.actions.len() {
+            if step > 0 {
+                session.push(&episode.actions[step - 1])?;
+            }
+            let posterior = session.posterior();
             trace.push(TraceStep {
                 step,
                 action: step.checked_sub(1).map(|i| episode.actions[i]),
@@ -71,14 +97,10 @@ pub fn infer_episode(
                 top: posterior.top(top),
             });
         }
-        let last_question = episode.questions.iter().map(|q| q.at).max().unwrap_or(0);
-        if options.trace_top.is_none() && step >= last_question {
-            break;
-        }
     }
     Ok(EpisodeInference {
-        // Every question's `at` is at most the number of actions (checked at load), so the
-        // loop above reached it.
+        // Every question's `at` is at most the number of actions (checked at load), so
+        // each was answered above.
         answers: answers.into_iter().flatten().collect(),
         trace,
     })

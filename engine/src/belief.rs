@@ -4,34 +4,61 @@ use bip_episodes::{ClassId, FurnitureId, Observation, World};
 
 /// The agent's belief about where an object of one class is.
 ///
-/// Two parts: places it has *seen* holding such an object (`known`, certain), and a
-/// probability distribution over the places it has not ruled out (`weights`), used
-/// while `known` is empty. Seeing a place's whole contents either adds it to `known` or
-/// removes it from both parts; the distribution is then renormalised.
+/// Three parts: places it has *seen* holding such an object (`known`, certain); the
+/// places it *considers* (the ones it thinks the object may be in, and would search); and
+/// a probability distribution over the places it has not ruled out (`weights`: most of
+/// the mass on the considered places, a small leak on the others, so that an agent that
+/// has searched all it considered goes on searching elsewhere). Seeing a place's whole
+/// contents either adds it to `known` or rules it out; the distribution is then
+/// renormalised.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Belief {
     known: Vec<FurnitureId>,
+    considered: Vec<bool>,
     weights: Vec<f64>,
 }
 
 impl Belief {
-    /// No idea: every one of `places` equally likely.
+    /// No idea: every one of `places` considered and equally likely.
     pub fn uniform(places: usize) -> Self {
         Self {
             known: Vec::new(),
+            considered: vec![true; places],
             weights: vec![1.0 / places.max(1) as f64; places],
         }
     }
 
-    /// Thinks it is at `place` with probability `1 - leak`, the rest spread evenly, so that
-    /// finding `place` empty sends the agent's hope to the other places.
+    /// Thinks it is at `place`: probability `1 - leak` there, the rest spread evenly.
     pub fn thinks_at(place: FurnitureId, places: usize, leak: f64) -> Self {
-        let mut belief = Self::uniform(places);
-        if places > 1 {
-            belief.weights.fill(leak / (places - 1) as f64);
-            belief.weights[place.index()] = 1.0 - leak;
+        Self::thinks_among(&[place], places, leak)
+    }
+
+    /// Thinks it is in one of `among` (equally likely, `1 - leak` in all), the leak spread
+    /// evenly over the other places.
+    pub fn thinks_among(among: &[FurnitureId], places: usize, leak: f64) -> Self {
+        let mut considered = vec![false; places];
+        for p in among {
+            considered[p.index()] = true;
         }
-        belief
+        let inside = considered.iter().filter(|c| **c).count();
+        if inside == 0 || inside == places {
+            return Self::uniform(places);
+        }
+        let weights = considered
+            .iter()
+            .map(|&c| {
+                if c {
+                    (1.0 - leak) / inside as f64
+                } else {
+                    leak / (places - inside) as f64
+                }
+            })
+            .collect();
+        Self {
+            known: Vec::new(),
+            considered,
+            weights,
+        }
     }
 
     /// Updates from what the agent sees: for each place in view, an object of `class` is
@@ -88,41 +115,28 @@ impl Belief {
         }
     }
 
-    /// Whether the agent thinks an object of the class is at `place`: more likely than not.
+    /// Whether the agent thinks an object of the class is inside (or on) `place`: it has
+    /// seen one there, or — knowing of none — `place` is among the places it considers
+    /// and has not ruled out. An agent sure of one place thinks it is there and nowhere
+    /// else; one searching without a clue thinks it may be in any place not yet searched;
+    /// one that has searched every place it considered no longer thinks it is anywhere.
+    ///
+    /// This is the reading of MMToM-QA's belief questions: an agent about to open a
+    /// container after searching others thinks the object is inside it, and one that
+    /// passed a container by to search elsewhere thinks it is not.
     pub fn thinks_inside(&self, place: FurnitureId) -> bool {
-        self.probability_at(place) > 0.5
+        if !self.known.is_empty() {
+            return self.known.contains(&place);
+        }
+        self.considered[place.index()] && self.weights[place.index()] > 0.0
     }
 
-    /// The agent's own probability that an object of the class is where every condition
-    /// says: `(place, true)` "is at place", `(place, false)` "is not at place".
-    ///
-    /// Places the agent has seen one at are certain; otherwise the object is taken to be at
-    /// exactly one unseen place, drawn from the belief, or nowhere once every place is
-    /// ruled out.
-    pub fn probability_of(&self, conditions: &[(FurnitureId, bool)]) -> f64 {
-        let at = |place: usize| {
-            conditions
-                .iter()
-                .all(|&(p, inside)| (p.index() == place) == inside)
-        };
-        if !self.known.is_empty() {
-            let all = conditions
-                .iter()
-                .all(|&(p, inside)| self.known.contains(&p) == inside);
-            return if all { 1.0 } else { 0.0 };
-        }
-        let total: f64 = self.weights.iter().sum();
-        if total <= 0.0 {
-            let nowhere = conditions.iter().all(|&(_, inside)| !inside);
-            return if nowhere { 1.0 } else { 0.0 };
-        }
-        self.weights
+    /// Whether every condition holds: `(place, true)` "thinks it is inside place",
+    /// `(place, false)` "thinks it is not", in the sense of [`Belief::thinks_inside`].
+    pub fn satisfies(&self, conditions: &[(FurnitureId, bool)]) -> bool {
+        conditions
             .iter()
-            .enumerate()
-            .filter(|&(i, _)| at(i))
-            .map(|(_, w)| w)
-            .sum::<f64>()
-            .min(1.0)
+            .all(|&(place, inside)| self.thinks_inside(place) == inside)
     }
 
     /// The place the agent thinks holds an object of the class (the first known one, or
@@ -227,21 +241,21 @@ mod tests {
     }
 
     #[test]
-    fn probability_of_treats_the_object_as_in_one_place() {
+    fn live_candidates_follow_the_belief() {
         let fridge = FurnitureId(0);
         let cabinet = FurnitureId(1);
-        let belief = Belief::thinks_at(fridge, 4, 0.3);
-        assert!((belief.probability_of(&[(fridge, true)]) - 0.7).abs() < 1e-12);
-        assert!((belief.probability_of(&[(fridge, false)]) - 0.3).abs() < 1e-12);
-        assert!((belief.probability_of(&[(cabinet, true)]) - 0.1).abs() < 1e-12);
-        assert_eq!(
-            belief.probability_of(&[(fridge, true), (fridge, false)]),
-            0.0
+        let sure = Belief::thinks_at(fridge, 4, 0.3);
+        assert!(sure.thinks_inside(fridge) && !sure.thinks_inside(cabinet));
+        assert!(
+            (sure.probability_at(cabinet) - 0.1).abs() < 1e-12,
+            "the leak is not a belief"
         );
-        assert_eq!(
-            belief.probability_of(&[(fridge, true), (cabinet, true)]),
-            0.0
-        );
-        assert!((belief.probability_of(&[(fridge, true), (cabinet, false)]) - 0.7).abs() < 1e-12);
+        assert!(sure.satisfies(&[(fridge, true), (cabinet, false)]));
+        assert!(!sure.satisfies(&[(fridge, true), (fridge, false)]));
+        let searching = Belief::uniform(4);
+        assert!(searching.thinks_inside(fridge) && searching.thinks_inside(cabinet));
+        let either = Belief::thinks_among(&[fridge, cabinet], 4, 0.2);
+        assert!((either.probability_at(fridge) - 0.4).abs() < 1e-12);
+        assert!(either.thinks_inside(cabinet) && !either.thinks_inside(FurnitureId(2)));
     }
 }

@@ -1,26 +1,31 @@
 //! The hypothesis space: what the agent may want and what it may have thought at the start.
 
-use bip_episodes::{ClassId, FurnitureId, World};
+use bip_episodes::{Action, ClassId, FurnitureId, Place, World};
 
 use crate::belief::Belief;
 
 /// What the agent thought at the start about where an object of a class is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum InitialBelief {
     /// No idea: every place equally likely.
     Uninformed,
     /// Thinks it is at this place (rightly or wrongly).
     ThinksAt(FurnitureId),
+    /// Thinks it is in one of these places (two or more, id order), equally likely.
+    ThinksAmong(Vec<FurnitureId>),
 }
 
 /// Settings of the hypothesis space.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HypothesisConfig {
     /// Probability a "thinks it is at X" belief leaves for the other places, so that finding
     /// X empty leaves the agent searching rather than certain of nothing. In (0, 1).
     pub belief_leak: f64,
     /// Prior weight of the uninformed belief relative to each "thinks it is at X" belief.
     pub uninformed_weight: f64,
+    /// Sets of places to add as "thinks it is in one of these" beliefs, each with the
+    /// prior weight of a single place (see [`search_sets`]).
+    pub search_sets: Vec<Vec<FurnitureId>>,
 }
 
 impl Default for HypothesisConfig {
@@ -28,6 +33,7 @@ impl Default for HypothesisConfig {
         Self {
             belief_leak: 0.05,
             uninformed_weight: 1.0,
+            search_sets: Vec::new(),
         }
     }
 }
@@ -44,36 +50,93 @@ pub struct BeliefHypothesis {
 impl BeliefHypothesis {
     /// The belief this hypothesis starts from, over `places` places.
     pub fn start(&self, places: usize, config: &HypothesisConfig) -> Belief {
-        match self.initial {
+        match &self.initial {
             InitialBelief::Uninformed => Belief::uniform(places),
-            InitialBelief::ThinksAt(place) => Belief::thinks_at(place, places, config.belief_leak),
+            InitialBelief::ThinksAt(place) => Belief::thinks_at(*place, places, config.belief_leak),
+            InitialBelief::ThinksAmong(among) => {
+                Belief::thinks_among(among, places, config.belief_leak)
+            }
         }
     }
 
     /// A few words for traces: "no idea" or "thinks: fridge".
     pub fn describe(&self, world: &World) -> String {
-        match self.initial {
+        match &self.initial {
             InitialBelief::Uninformed => "no idea".to_string(),
-            InitialBelief::ThinksAt(place) => format!("thought: {}", world.furniture(place).name),
+            InitialBelief::ThinksAt(place) => format!("thought: {}", world.furniture(*place).name),
+            InitialBelief::ThinksAmong(among) => {
+                let names: Vec<&str> = among
+                    .iter()
+                    .map(|p| world.furniture(*p).name.as_str())
+                    .collect();
+                format!("thought: one of {}", names.join(", "))
+            }
         }
     }
 }
 
-/// The starting beliefs considered for every class: uninformed, or "it is at X" for each
-/// container and surface X. The same set serves every class.
+/// The starting beliefs considered for every class: uninformed, "it is at X" for each
+/// container and surface X, and "it is in one of S" for each set S of
+/// `config.search_sets` (sets of fewer than two places, or repeated, are skipped). The
+/// same set serves every class.
 pub fn belief_hypotheses(world: &World, config: &HypothesisConfig) -> Vec<BeliefHypothesis> {
     let places = world.furniture.len();
-    let total = config.uninformed_weight + places as f64;
+    let mut sets: Vec<Vec<FurnitureId>> = Vec::new();
+    for set in &config.search_sets {
+        let mut set = set.clone();
+        set.sort_unstable();
+        set.dedup();
+        if set.len() >= 2 && set.len() < places && !sets.contains(&set) {
+            sets.push(set);
+        }
+    }
+    let total = config.uninformed_weight + (places + sets.len()) as f64;
+    let single = (1.0 / total).ln();
     std::iter::once(BeliefHypothesis {
         initial: InitialBelief::Uninformed,
         log_prior: (config.uninformed_weight / total).ln(),
     })
     .chain(world.furniture_ids().map(|place| BeliefHypothesis {
         initial: InitialBelief::ThinksAt(place),
-        log_prior: (1.0 / total).ln(),
+        log_prior: single,
+    }))
+    .chain(sets.into_iter().map(|set| BeliefHypothesis {
+        initial: InitialBelief::ThinksAmong(set),
+        log_prior: single,
     }))
     .filter(|h| h.log_prior.is_finite())
     .collect()
+}
+
+/// Search sets read off what the agent did: with V the furniture it walked to in
+/// `actions` (the places it evidently considered), V itself, V without each one of its
+/// places, and V with each other place added. Comparing "V with C" against "V without C"
+/// is what tells whether the agent thought the object might be in C: walking to C is
+/// explained only with it, and passing C by to search elsewhere only without it.
+pub fn search_sets(world: &World, actions: &[Action]) -> Vec<Vec<FurnitureId>> {
+    let mut visited: Vec<FurnitureId> = Vec::new();
+    for action in actions {
+        if let Action::WalkTo(Place::Furniture(f)) = *action {
+            if !visited.contains(&f) {
+                visited.push(f);
+            }
+        }
+    }
+    if visited.is_empty() {
+        return Vec::new();
+    }
+    let mut sets = vec![visited.clone()];
+    for f in world.furniture_ids() {
+        let mut set = visited.clone();
+        match set.iter().position(|v| *v == f) {
+            Some(i) => {
+                set.remove(i);
+            }
+            None => set.push(f),
+        }
+        sets.push(set);
+    }
+    sets
 }
 
 /// A joint hypothesis: the agent wants `goal` and started with belief hypothesis `belief`

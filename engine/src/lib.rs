@@ -51,7 +51,9 @@ pub mod report;
 pub mod rng;
 
 pub use answer::{answer, Answer};
-pub use batch::{infer_all, infer_episode, BatchOptions, EpisodeInference, TraceStep};
+pub use batch::{
+    hypotheses_at, infer_all, infer_episode, BatchOptions, EpisodeInference, TraceStep,
+};
 pub use belief::Belief;
 pub use error::EngineError;
 pub use hypothesis::{

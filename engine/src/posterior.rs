@@ -76,7 +76,7 @@ impl<'a> Posterior<'a> {
                 let h = self.hypotheses[i];
                 RankedHypothesis {
                     goal: h.goal,
-                    initial: self.belief_hypotheses[h.belief].initial,
+                    initial: self.belief_hypotheses[h.belief].initial.clone(),
                     now_thinks: self.beliefs[h.goal.index()][h.belief].believed_place(),
                     probability: probabilities[i],
                 }
@@ -86,10 +86,9 @@ impl<'a> Posterior<'a> {
 
     /// log P(every proposition in `all` holds) under the posterior.
     ///
-    /// A belief proposition ("thinks an X is inside C") is weighed by the agent's own
-    /// credence in it under each hypothesis ([`Belief::probability_of`]), so the result is
-    /// the posterior expectation of the agent's belief: an undecided agent counts partly
-    /// for "inside" and partly for "not inside". Beliefs about the wanted class are part of
+    /// A belief proposition ("thinks an X is inside C") holds under a hypothesis when C is
+    /// a live candidate of its current belief ([`Belief::thinks_inside`]). Beliefs about
+    /// the wanted class are part of
     /// each hypothesis; a belief about another class does not affect the agent's actions,
     /// so it has its prior, updated only by what the agent has seen.
     pub fn log_probability(&self, all: &[Proposition]) -> f64 {
@@ -137,14 +136,14 @@ impl<'a> Posterior<'a> {
                 let conditions = belief_conditions(all, class);
                 let beliefs = &self.beliefs[class.index()];
                 if class == h.goal {
-                    return beliefs[h.belief].probability_of(&conditions).ln();
+                    return log_indicator(beliefs[h.belief].satisfies(&conditions));
                 }
                 let terms: Vec<f64> = self
                     .belief_hypotheses
                     .iter()
                     .zip(beliefs)
                     .map(|(hypothesis, belief)| {
-                        hypothesis.log_prior + belief.probability_of(&conditions).ln()
+                        hypothesis.log_prior + log_indicator(belief.satisfies(&conditions))
                     })
                     .collect();
                 log_sum_exp(&terms)
@@ -155,6 +154,15 @@ impl<'a> Posterior<'a> {
     /// The world the posterior is about.
     pub fn world(&self) -> &World {
         self.world
+    }
+}
+
+/// 0 for true, −∞ for false.
+fn log_indicator(holds: bool) -> f64 {
+    if holds {
+        0.0
+    } else {
+        f64::NEG_INFINITY
     }
 }
 

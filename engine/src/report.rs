@@ -93,7 +93,8 @@ pub struct TraceReport {
 pub struct HypothesisReport {
     /// Wanted class.
     pub goal: String,
-    /// Starting belief: the furniture the agent thought holds it, or `null` for no idea.
+    /// Starting belief: the furniture the agent thought holds it ("a or b" for a set), or
+    /// `null` for no idea.
     pub initially_thought: Option<String>,
     /// Where the agent now thinks it is; `null` while undecided.
     pub now_thinks: Option<String>,
@@ -201,9 +202,16 @@ fn trace_report(world: &World, step: &TraceStep) -> TraceReport {
             .iter()
             .map(|h| HypothesisReport {
                 goal: world.class_name(h.goal).to_string(),
-                initially_thought: match h.initial {
+                initially_thought: match &h.initial {
                     InitialBelief::Uninformed => None,
-                    InitialBelief::ThinksAt(f) => Some(world.furniture(f).name.clone()),
+                    InitialBelief::ThinksAt(f) => Some(world.furniture(*f).name.clone()),
+                    InitialBelief::ThinksAmong(among) => Some(
+                        among
+                            .iter()
+                            .map(|f| world.furniture(*f).name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" or "),
+                    ),
                 },
                 now_thinks: h.now_thinks.map(|f| world.furniture(f).name.clone()),
                 probability: h.probability,
