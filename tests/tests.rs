@@ -6,3 +6,4 @@ mod import;
 mod inference;
 mod lm;
 mod util;
+mod virtualhome;

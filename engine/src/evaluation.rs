@@ -256,6 +256,9 @@ pub struct Evaluation {
     /// Calibration figures, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub calibration: Option<Calibration>,
+    /// Questions of a text input that could not be read (not scored), for text inputs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<usize>,
 }
 
 impl Evaluation {
@@ -300,6 +303,7 @@ impl Evaluation {
             ci95: cluster_bootstrap(&answerable, margin, seed),
             abstention: (has_unknowable || margin > 0.0).then(|| Abstention::new(outcomes, margin)),
             calibration: None,
+            unreadable: None,
         }
     }
 

@@ -10,6 +10,7 @@ use clap::Args;
 use bip::engine::evaluation::{risk_coverage, Evaluation, Outcome};
 use bip::engine::report::predictions;
 use bip::engine::{infer_all, BatchOptions};
+use bip::episodes::import::mmtom::read_jsonl;
 use bip::io::{read_episodes, write_atomically};
 use bip::plot::reliability_svg;
 
@@ -22,12 +23,24 @@ const DEFAULT_MARGIN_TEXT: &str = "0.02";
 /// Seed of the bootstrap resamples: fixed, so that a report is reproducible.
 const BOOTSTRAP_SEED: u64 = 0;
 
+/// What the input files hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputFormat {
+    /// `bip-episode/1` episodes (`.jsonl` one a line, or `.json`).
+    Episodes,
+    /// MMToM-QA text questions (JSONL), read with `bip import mmtom`'s reader.
+    Mmtom,
+}
+
 /// Arguments of `bip eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// Episode files: `.jsonl` (one episode a line) or `.json`.
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// What the files hold.
+    #[arg(long, value_enum, default_value_t = InputFormat::Episodes)]
+    format: InputFormat,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -68,8 +81,23 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     }
     let policy = args.policy.build()?;
     let mut episodes = Vec::new();
+    let mut unreadable = 0;
     for path in &args.files {
-        episodes.extend(read_episodes(path)?);
+        match args.format {
+            InputFormat::Episodes => episodes.extend(read_episodes(path)?),
+            InputFormat::Mmtom => {
+                let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+                for (line, record) in read_jsonl(&text) {
+                    match record {
+                        Ok(record) => episodes.push(record.episode),
+                        Err(e) => {
+                            unreadable += 1;
+                            eprintln!("bip: {}:{line}: unreadable: {e}", path.display());
+                        }
+                    }
+                }
+            }
+        }
     }
     let progress = Progress::new("inferring", episodes.len());
     let results = infer_all(
@@ -100,6 +128,9 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     }
     let seconds = progress.elapsed();
     let mut evaluation = Evaluation::new(&outcomes, margin, BOOTSTRAP_SEED);
+    if args.format == InputFormat::Mmtom {
+        evaluation.unreadable = Some(unreadable);
+    }
     if args.calibration_report || args.plot.is_some() {
         evaluation = evaluation.with_calibration(&outcomes);
     }

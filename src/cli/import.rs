@@ -22,6 +22,9 @@ enum Format {
     /// MMToM-QA text questions, one JSON object a line (`question`, `answer`,
     /// `question_type`, `episode`), each read into one episode.
     Mmtom(MmtomArgs),
+    /// A VirtualHome scene graph and, optionally, a program bound to it, read into one
+    /// episode; every choice the importer makes is reported.
+    Virtualhome(super::virtualhome::VirtualhomeArgs),
 }
 
 /// Arguments of `bip import mmtom`.
@@ -42,6 +45,7 @@ struct MmtomArgs {
 pub fn run(args: &ImportArgs) -> anyhow::Result<ExitCode> {
     match &args.format {
         Format::Mmtom(args) => mmtom(args),
+        Format::Virtualhome(args) => super::virtualhome::import_run(args),
     }
 }
 

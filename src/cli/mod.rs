@@ -9,6 +9,7 @@ mod lm;
 mod policy;
 mod progress;
 mod render;
+mod virtualhome;
 
 use std::process::ExitCode;
 
@@ -32,8 +33,11 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Fit the planner's rationality β on held-out episodes.
     Calibrate(calibrate::CalibrateArgs),
-    /// Convert episodes from another format (MMToM-QA text questions) to bip-episode/1.
+    /// Convert episodes from another format (MMToM-QA text questions, VirtualHome scene
+    /// graphs and programs) to bip-episode/1.
     Import(import::ImportArgs),
+    /// Convert an episode to another format (a VirtualHome scene graph and program).
+    Export(virtualhome::ExportArgs),
     /// Score text with, generate from, or inspect a language model (GGUF or Hugging Face).
     Lm(lm::LmArgs),
 }
@@ -47,6 +51,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Eval(args) => eval::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),
         Command::Import(args) => import::run(&args),
+        Command::Export(args) => virtualhome::export_run(&args),
         Command::Lm(args) => lm::run(&args),
     }
 }

@@ -109,6 +109,9 @@ pub fn evaluation(e: &Evaluation) -> String {
         e.position_balanced_accuracy * 100.0,
         e.ties
     );
+    if let Some(unreadable) = e.unreadable {
+        let _ = writeln!(out, "unreadable questions: {unreadable}");
+    }
     if let Some(a) = &e.abstention {
         let _ = writeln!(
             out,
