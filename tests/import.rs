@@ -227,15 +227,34 @@ fn an_unreadable_question_is_reported_and_fails_the_import_unless_told_to_keep_g
 
 #[test]
 fn eval_reads_mmtom_text_directly() {
-    let out = bip(["eval".as_ref(), "--format".as_ref(), "mmtom".as_ref(), sample().as_os_str(), "--json".as_ref()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bip([
+        "eval".as_ref(),
+        "--format".as_ref(),
+        "mmtom".as_ref(),
+        sample().as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     assert_eq!(report["unreadable"], 0);
     assert_eq!(report["n"], 6);
     assert!(report["correct"].as_u64() >= Some(5), "{report}");
     let garbled = TempDir::new();
-    let path = garbled.write("garbled.jsonl", "{\"question\": \"Nothing to read here.\", \"answer\": \"a\"}\n");
-    let out = bip(["eval".as_ref(), "--format".as_ref(), "mmtom".as_ref(), path.as_os_str(), "--json".as_ref()]);
+    let path = garbled.write(
+        "garbled.jsonl",
+        "{\"question\": \"Nothing to read here.\", \"answer\": \"a\"}\n",
+    );
+    let out = bip([
+        "eval".as_ref(),
+        "--format".as_ref(),
+        "mmtom".as_ref(),
+        path.as_os_str(),
+        "--json".as_ref(),
+    ]);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     assert_eq!(report["unreadable"], 1);
     assert!(String::from_utf8_lossy(&out.stderr).contains("garbled.jsonl:1"));

@@ -102,6 +102,15 @@ impl<B: Backend> PrefixCache<B> {
         self.entries.clear();
     }
 
+    /// How many leading tokens of `tokens` some entry holds.
+    pub fn longest_match(&self, tokens: &[u32]) -> usize {
+        self.entries
+            .iter()
+            .map(|e| common_prefix(&e.tokens, tokens))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Ties the cache to model `id`, clearing it if it was used with another model.
     pub(crate) fn bind(&mut self, id: u64) {
         if self.owner != Some(id) {

@@ -131,7 +131,7 @@ pub fn score_tokens<B: Backend>(
             vocab_size: vocab,
         })
         .collect();
-    for (prefix, members) in plan(requests) {
+    for (prefix, members) in plan(requests, |p| cache.longest_match(p)) {
         let kv = cache.get_or_compute(model, prefix);
         let p = prefix.len();
         let mut suffixes: Vec<Suffix> = members
@@ -204,7 +204,13 @@ fn validate<B: Backend>(model: &Transformer<B>, requests: &[TokenRequest<'_>]) -
 }
 
 /// Groups requests by the prefix they will share: `(prefix tokens, request indices)`.
-fn plan<'a>(requests: &[TokenRequest<'a>]) -> Vec<(&'a [u32], Vec<usize>)> {
+///
+/// `cached(p)` is how many leading tokens of `p` the prefix cache already holds: a prompt
+/// whose own beginning is cached well beyond the batch's common one gets its own group.
+fn plan<'a>(
+    requests: &[TokenRequest<'a>],
+    cached: impl Fn(&[u32]) -> usize,
+) -> Vec<(&'a [u32], Vec<usize>)> {
     let mut by_prompt: HashMap<&'a [u32], Vec<usize>> = HashMap::new();
     let mut order: Vec<&'a [u32]> = Vec::new();
     for (i, r) in requests.iter().enumerate() {
@@ -236,9 +242,11 @@ fn plan<'a>(requests: &[TokenRequest<'a>]) -> Vec<(&'a [u32], Vec<usize>)> {
     let mut rest = Vec::new();
     for prompt in order {
         let members = by_prompt.remove(prompt).unwrap_or_default();
-        if members.len() >= MIN_SHARED_CONTINUATIONS
-            && prompt.len() - 1 >= base_len + MIN_OWN_PREFIX
-        {
+        let own_len = prompt.len() - 1;
+        let shared =
+            members.len() >= MIN_SHARED_CONTINUATIONS && own_len >= base_len + MIN_OWN_PREFIX;
+        let in_cache = cached(own(prompt)) >= base_len + MIN_OWN_PREFIX;
+        if shared || in_cache {
             groups.push((own(prompt), members));
         } else {
             rest.extend(members);
@@ -479,8 +487,10 @@ mod tests {
 
     #[test]
     fn plan_shares_prefixes() {
-        let (a, b, c): (Vec<u32>, Vec<u32>, Vec<u32>) =
-            (vec![1, 2, 3], vec![1, 2, 4, 5, 6, 7, 8, 9], vec![1, 9]);
+        let a: Vec<u32> = vec![1, 2, 3];
+        let b: Vec<u32> = vec![1, 2, 4, 5, 6, 7, 8, 9];
+        let c: Vec<u32> = vec![1, 9];
+        let d: Vec<u32> = vec![1, 5, 6, 7, 8, 9, 10];
         let requests = [
             TokenRequest {
                 prompt: &a,
@@ -498,12 +508,28 @@ mod tests {
                 prompt: &c,
                 continuation: &[3],
             },
+            TokenRequest {
+                prompt: &d,
+                continuation: &[3],
+            },
         ];
-        let groups = plan(&requests);
-        assert_eq!(groups.len(), 2);
-        assert_eq!(groups[0], (&a[..1], vec![0, 3]));
-        assert_eq!(groups[1], (&b[..7], vec![1, 2]));
-        let single = plan(&requests[..1]);
+        // b has two continuations: its own prefix; the rest share [1].
+        let groups = plan(&requests, |_| 0);
+        assert_eq!(
+            groups,
+            vec![(&a[..1], vec![0, 3, 4]), (&b[..7], vec![1, 2])]
+        );
+        // d's beginning is cached: it gets its own group too.
+        let groups = plan(&requests, |p| p.len());
+        assert_eq!(
+            groups,
+            vec![
+                (&a[..1], vec![0, 3]),
+                (&b[..7], vec![1, 2]),
+                (&d[..6], vec![4])
+            ]
+        );
+        let single = plan(&requests[..1], |_| 0);
         assert_eq!(single, vec![(&a[..2], vec![0])]);
     }
 }

@@ -307,7 +307,7 @@ mod tests {
             .filter(|n| !n.contains("layers.1.mlp.up"))
         {
             let (s, d) = w.get(name).unwrap();
-            partial.insert(name, &s.to_vec(), d.to_vec());
+            partial.insert(name, s, d.to_vec());
         }
         let err = Transformer::<TestBackend>::from_weights(&cfg, &mut partial, &Default::default())
             .unwrap_err();

@@ -86,7 +86,8 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         match args.format {
             InputFormat::Episodes => episodes.extend(read_episodes(path)?),
             InputFormat::Mmtom => {
-                let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+                let text =
+                    std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
                 for (line, record) in read_jsonl(&text) {
                     match record {
                         Ok(record) => episodes.push(record.episode),

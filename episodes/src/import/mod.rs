@@ -2,11 +2,15 @@
 //!
 //! - [`mmtom`]: MMToM-QA text questions (scene description, action narrative, question with
 //!   options), read deterministically by a lexicon and a small grammar, no language model.
+//! - [`virtualhome`]: VirtualHome scene graphs and programs bound to them, with a report of
+//!   every choice made; and episodes exported back to graphs and programs.
 //!
-//! Unreadable input is an [`ImportError`] naming the sentence and phrase at fault; an
-//! importer never guesses.
+//! Unreadable input is an [`ImportError`] naming the sentence and phrase at fault (a
+//! [`virtualhome::VirtualHomeError`] naming the node, edge or script line); an importer
+//! never guesses silently.
 
 mod error;
 pub mod mmtom;
+pub mod virtualhome;
 
 pub use error::{ImportError, Part};

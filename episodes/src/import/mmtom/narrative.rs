@@ -5,7 +5,7 @@
 //!
 //! - a *motion* verb ("strides", "makes her way") followed by a destination preposition
 //!   ("towards", "to", "into", "for", "in the direction of"), or an *approach* verb
-//!   ("approaches", "reaches", "interacts with", "followed by") followed by a place,
+//!   ("approaches", "reaches", "interacts with") followed by a place,
 //!   walks there; "and then towards the wine" keeps walking;
 //! - *open* and *close* verbs wait for their object: the next place phrase, "it", or, when
 //!   the clause ends first ("which he opens and then shuts"), the place in focus;

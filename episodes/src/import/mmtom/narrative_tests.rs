@@ -159,6 +159,14 @@ fn places_after_in_are_where_the_agent_is_not_where_it_goes() {
 }
 
 #[test]
+fn the_start_may_be_a_source() {
+    assert_eq!(
+        actions("From the bathroom, Ann Lee gets to the kitchen and enters the living room."),
+        ["w:kitchen", "w:living_room"]
+    );
+}
+
+#[test]
 fn walking_where_the_agent_already_is_is_dropped() {
     assert_eq!(
         actions(

@@ -101,20 +101,20 @@ pub(crate) fn read_question(
     })
 }
 
-/// Positions of `(a)`, `(b)`, ... in order: (start of the marker, start of the option).
+/// Positions of `(a)`, `(b)`, ... (either case) in order: (start of the marker, start of
+/// the option).
 fn option_markers(text: &str) -> Vec<(usize, usize)> {
-    let lower = text.to_lowercase();
     let mut markers = Vec::new();
     let mut from = 0;
-    for letter in 'a'..='z' {
-        let marker = format!("({letter})");
-        match lower[from..].find(&marker) {
-            Some(at) if lower.is_char_boundary(from + at) => {
-                markers.push((from + at, from + at + marker.len()));
-                from += at + marker.len();
-            }
-            _ => break,
-        }
+    for (lower, upper) in ('a'..='z').zip('A'..='Z') {
+        let find = |letter: char| text[from..].find(&format!("({letter})"));
+        let at = match (find(lower), find(upper)) {
+            (Some(l), Some(u)) => l.min(u),
+            (Some(at), None) | (None, Some(at)) => at,
+            (None, None) => break,
+        };
+        markers.push((from + at, from + at + 3));
+        from += at + 3;
     }
     markers
 }

@@ -116,3 +116,18 @@ fn errors_quote_the_sentence() {
         "{e}"
     );
 }
+
+#[test]
+fn no_prefix_or_mangling_of_a_question_panics() {
+    for (end, _) in TEXT.char_indices() {
+        let _ = read_text(&TEXT[..end], "x", Some("a"), None);
+    }
+    for (i, word) in TEXT.split(' ').enumerate() {
+        let dropped = TEXT.replacen(&format!(" {word} "), " ", 1);
+        let doubled = TEXT.replacen(word, &format!("{word} {word}"), 1);
+        let shouted = TEXT.replacen(word, &word.to_uppercase(), 1);
+        for text in [dropped, doubled, shouted] {
+            let _ = read_text(&text, &i.to_string(), Some("b"), Some("1.1"));
+        }
+    }
+}

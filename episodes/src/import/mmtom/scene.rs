@@ -10,7 +10,8 @@
 //! - the place after it, when a preposition of place leads there ("... are placed on the
 //!   coffee table", "there is a cupcake in the stove");
 //! - otherwise the nearest place before it in the sentence ("The fridge contains ...",
-//!   "Inside the fridge, there is ...", "a sofa with a book on it").
+//!   "Inside the fridge, there is ...", "a sofa with a book on it"), or, in a sentence
+//!   naming no place, the place "it" stands for ("Inside it, there are two apples").
 //!
 //! A definite piece among several alike that nothing singles out is the first of them
 //! ("the kitchen table" in a kitchen with two tables); "the other kitchen table" is the one
@@ -158,7 +159,8 @@ impl SceneReader {
         }
         for c in 0..chunks.len() {
             if let Chunk::Things(list) = &chunks[c] {
-                let placed = place_things(&chunks, c).map_err(|reason| {
+                let last_place = self.last_list.last().copied();
+                let placed = place_things(&chunks, c, last_place).map_err(|reason| {
                     error(&span_text(&sentence.tokens, list.span.clone()), reason)
                 })?;
                 for (item, piece) in placed {
@@ -304,7 +306,11 @@ fn chunks(sentence: &Sentence) -> Result<Vec<Chunk>, std::ops::Range<usize>> {
 }
 
 /// Where the things of chunk `c` are: pairs of (thing phrase, piece).
-fn place_things(chunks: &[Chunk], c: usize) -> Result<Vec<(&NounPhrase, usize)>, String> {
+fn place_things(
+    chunks: &[Chunk],
+    c: usize,
+    last_place: Option<usize>,
+) -> Result<Vec<(&NounPhrase, usize)>, String> {
     let Chunk::Things(things) = &chunks[c] else {
         return Ok(Vec::new());
     };
@@ -328,12 +334,19 @@ fn place_things(chunks: &[Chunk], c: usize) -> Result<Vec<(&NounPhrase, usize)>,
             _ => break,
         }
     }
-    // Otherwise the nearest place before them.
+    // Otherwise the nearest place before them, or the last place of an earlier sentence
+    // when "it" stands for it ("Inside it, there are two apples").
     let Some(p) = (0..c)
         .rev()
         .find(|&k| matches!(chunks[k], Chunk::Places { .. }))
     else {
-        return Err("no place is named for them".into());
+        let it = chunks[..c]
+            .iter()
+            .any(|x| matches!(x, Chunk::Word(w) if w == "it"));
+        return match last_place {
+            Some(piece) if it => Ok(one_place(piece)),
+            _ => Err("no place is named for them".into()),
+        };
     };
     let Chunk::Places { list, pieces } = &chunks[p] else {
         return Err("no place is named for them".into());

@@ -113,6 +113,16 @@ fn empty_places_and_contradicting_emptiness_are_fine() {
 }
 
 #[test]
+fn the_room_may_come_after_the_furniture_and_it_may_stand_for_a_place() {
+    let text = "There is a fridge in the kitchen. Inside it, there are two apples. The bathroom \
+        contains a cabinet; it holds a towel.";
+    assert_eq!(
+        layout(text),
+        ["fridge[apple,apple]", "bathroom_cabinet[towel]"]
+    );
+}
+
+#[test]
 fn denied_things_are_not_added() {
     let text = "The kitchen has a fridge and a stove. There is no apple in the fridge, and the \
         stove holds a salmon but not any plates.";

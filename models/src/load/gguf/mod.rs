@@ -7,7 +7,9 @@ mod value;
 mod writer;
 
 pub use model::config_from_gguf;
-pub(crate) use model::{architecture, gguf_name, is_gguf, GgufWeights};
+#[cfg(test)]
+pub(crate) use model::gguf_name;
+pub(crate) use model::{architecture, is_gguf, GgufWeights};
 pub use quant::{dequantize, GgmlType};
 pub use reader::{GgufFile, GgufTensorInfo};
 pub use value::GgufValue;

@@ -230,7 +230,7 @@ impl GgufFile {
             }
         };
         let start = self.data_start + info.offset;
-        let end = start.checked_add(size).unwrap_or(u64::MAX);
+        let end = start.saturating_add(size);
         if end > self.file_len {
             return Err(ModelError::Truncated {
                 path: self.path.clone(),

@@ -1,0 +1,110 @@
+//! Why a VirtualHome graph, script or question could not be imported.
+
+use thiserror::Error;
+
+use crate::error::EpisodeError;
+
+use super::graph::NodeId;
+
+/// Why a VirtualHome scene graph or program could not be read into an episode. Every
+/// variant names the node id, edge, script line or flag at fault.
+#[derive(Debug, Error, PartialEq)]
+#[non_exhaustive]
+pub enum VirtualHomeError {
+    /// The graph text is not JSON of the environment-graph shape.
+    #[error("graph: line {line}, column {column}: {message}")]
+    Json {
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+        /// What serde found wrong.
+        message: String,
+    },
+    /// Two nodes share one id.
+    #[error("nodes[{index}]: node id {id} is already used by nodes[{first}]")]
+    DuplicateNode {
+        /// The repeated id.
+        id: NodeId,
+        /// Position of the second node in `nodes`.
+        index: usize,
+        /// Position of the first.
+        first: usize,
+    },
+    /// A node has no `class_name`, or an empty one.
+    #[error("nodes[{index}]: node {id} has no class_name")]
+    NodeWithoutClass {
+        /// The node.
+        id: NodeId,
+        /// Its position in `nodes`.
+        index: usize,
+    },
+    /// An edge names a node id that is not in `nodes`.
+    #[error("edges[{index}] ({from} {relation} {to}): no node has id {missing}")]
+    DanglingEdge {
+        /// Position of the edge in `edges`.
+        index: usize,
+        /// Its `from_id`.
+        from: NodeId,
+        /// Its `relation_type`.
+        relation: String,
+        /// Its `to_id`.
+        to: NodeId,
+        /// The id that is missing.
+        missing: NodeId,
+    },
+    /// Imported nodes are INSIDE each other in a circle, so none has a place.
+    #[error("INSIDE edges form a cycle: {}", cycle_text(cycle))]
+    InsideCycle {
+        /// The node ids of the cycle, each INSIDE the next, the last INSIDE the first.
+        cycle: Vec<NodeId>,
+    },
+    /// No node has the category `Rooms`.
+    #[error("the graph has no node of category \"Rooms\"; an episode needs at least one room")]
+    NoRooms,
+    /// A script line cannot be read or cannot happen.
+    #[error("script line {line} ({text}): {reason}")]
+    Script {
+        /// 1-based line number.
+        line: usize,
+        /// The line as written, trimmed.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// In strict mode: a script line bip would have skipped or completed.
+    #[error("script line {line} ({text}): {reason} (rejected by --strict)")]
+    Strict {
+        /// 1-based line number.
+        line: usize,
+        /// The line as written, trimmed.
+        text: String,
+        /// What bip would have done without `--strict`.
+        reason: String,
+    },
+    /// A question asked on the command line names something the episode lacks.
+    #[error("{flag} {value}: {reason}")]
+    Question {
+        /// The flag (`--ask-belief`, `--goals`).
+        flag: &'static str,
+        /// Its value.
+        value: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The episode built from the graph is not valid (a bug, or an unreachable room).
+    #[error("the imported episode is invalid: {source}")]
+    Episode {
+        /// What is invalid.
+        #[from]
+        source: EpisodeError,
+    },
+}
+
+fn cycle_text(cycle: &[NodeId]) -> String {
+    let mut text: Vec<String> = cycle.iter().map(ToString::to_string).collect();
+    if let Some(first) = cycle.first() {
+        text.push(first.to_string());
+    }
+    text.join(" INSIDE ")
+}

@@ -1,0 +1,452 @@
+//! Program lines played out into episode actions, in the world the graph became.
+//!
+//! - `[Walk]`, `[Run]`, `[Find]`, `[TurnTo]`, `[LookAt]` (and its variants) walk to the
+//!   thing's place: a room, a piece of furniture, or the furniture an object is at then.
+//!   Something bip left out (a TV) is walked to as its room (reported). A walk to where the
+//!   agent already is says nothing new and is skipped (reported): VirtualHome programs
+//!   often `[Walk]` to a fridge and then `[Find]` it.
+//! - `[Open]`, `[Close]` a container; `[Grab]` an object; `[PutBack]`/`[Put]` and
+//!   `[PutIn]` a held object onto or into furniture. VirtualHome lets the agent act on
+//!   anything close to it; bip needs it to stand at the furniture, so when it is elsewhere
+//!   a walk there is added first (reported).
+//! - Every other action (`[SwitchOn]`, `[Sit]`, ...) is skipped, as are lines for other
+//!   characters and actions on things bip does not model (opening a door, grabbing a
+//!   cupcake that is not `GRABBABLE`); each is reported with its line.
+//!
+//! With `strict`, everything reported except skipped redundant walks is an error instead.
+//! What cannot happen even so (grabbing from a closed fridge, opening an open one) is an
+//! error naming the line.
+
+use std::collections::HashMap;
+
+use crate::action::Action;
+use crate::ids::{FurnitureId, ObjectId, RoomId};
+use crate::json::ActionFile;
+use crate::layout::Place;
+use crate::state::State;
+use crate::world::{FurnitureKind, World};
+
+use super::error::VirtualHomeError;
+use super::graph::{Graph, NodeId};
+use super::place::room_of;
+use super::report::{NoteKind, Notes};
+use super::scene::describe;
+use super::script::ScriptLine;
+
+/// Actions that walk to their argument.
+const WALKS: &[&str] = &[
+    "WALK",
+    "RUN",
+    "GOTO",
+    "FIND",
+    "TURNTO",
+    "LOOKAT",
+    "LOOKAT_SHORT",
+    "LOOKAT_MEDIUM",
+    "LOOKAT_LONG",
+];
+
+/// The rest of VirtualHome's actions: known, not modelled.
+const UNMODELLED: &[&str] = &[
+    "DRINK",
+    "POINTAT",
+    "PUTOBJBACK",
+    "SIT",
+    "STANDUP",
+    "SWITCHOFF",
+    "SWITCHON",
+    "TOUCH",
+    "WATCH",
+    "WIPE",
+    "PUTON",
+    "PUTOFF",
+    "GREET",
+    "DROP",
+    "READ",
+    "LIE",
+    "POUR",
+    "TYPE",
+    "PUSH",
+    "PULL",
+    "MOVE",
+    "WASH",
+    "RINSE",
+    "SCRUB",
+    "SQUEEZE",
+    "PLUGIN",
+    "PLUGOUT",
+    "CUT",
+    "EAT",
+    "SLEEP",
+    "WAKEUP",
+    "RELEASE",
+];
+
+/// What a script argument is in the episode.
+#[derive(Debug, Clone, Copy)]
+enum Thing {
+    Room(RoomId),
+    Furniture(FurnitureId),
+    Object(ObjectId),
+    /// A node bip left out.
+    Other(usize),
+}
+
+/// Plays a program in `world`, whose ids for graph nodes are `names`.
+pub(crate) struct Player<'a> {
+    pub(crate) world: &'a World,
+    pub(crate) graph: &'a Graph,
+    pub(crate) names: &'a HashMap<usize, String>,
+    pub(crate) agent: &'a str,
+    pub(crate) strict: bool,
+    pub(crate) start: RoomId,
+}
+
+impl Player<'_> {
+    /// The actions of `lines`, with notes for every line skipped or completed.
+    ///
+    /// # Errors
+    /// [`VirtualHomeError::Script`] for a line naming a missing node, a node of another
+    /// class, the wrong number of arguments, or an action that cannot happen;
+    /// [`VirtualHomeError::Strict`] in strict mode for a line that would be noted.
+    pub(crate) fn play(
+        &self,
+        lines: &[ScriptLine<'_>],
+        notes: &mut Notes,
+    ) -> Result<Vec<ActionFile>, VirtualHomeError> {
+        let mut run = Run {
+            player: self,
+            state: State::initial(self.world, self.start),
+            actions: Vec::new(),
+            notes,
+            is_room: (0..self.graph.nodes.len())
+                .map(|n| {
+                    self.names
+                        .get(&n)
+                        .is_some_and(|name| self.world.room_by_name(name).is_some())
+                })
+                .collect(),
+        };
+        for line in lines {
+            run.line(line)?;
+        }
+        Ok(run.actions)
+    }
+}
+
+struct Run<'p, 'a, 'n> {
+    player: &'p Player<'a>,
+    state: State,
+    actions: Vec<ActionFile>,
+    notes: &'n mut Notes,
+    is_room: Vec<bool>,
+}
+
+impl Run<'_, '_, '_> {
+    fn line(&mut self, line: &ScriptLine<'_>) -> Result<(), VirtualHomeError> {
+        let error = |reason: String| VirtualHomeError::Script {
+            line: line.line,
+            text: line.text.to_string(),
+            reason,
+        };
+        if let Some(who) = line.character {
+            let ours = who.eq_ignore_ascii_case("char0") || who == self.player.agent;
+            if !ours {
+                return self.skip(
+                    line,
+                    NoteKind::SkippedTarget,
+                    vec![],
+                    format!(
+                        "<{who}> is another character; only char0 ({}) is imported",
+                        self.player.agent
+                    ),
+                );
+            }
+        }
+        let action = line.action.to_ascii_uppercase();
+        let arity = if WALKS.contains(&action.as_str())
+            || ["OPEN", "CLOSE", "GRAB"].contains(&action.as_str())
+        {
+            1
+        } else if ["PUTBACK", "PUT", "PUTIN"].contains(&action.as_str()) {
+            2
+        } else {
+            let why = if UNMODELLED.contains(&action.as_str()) {
+                "a VirtualHome action bip does not model"
+            } else {
+                "not an action bip knows"
+            };
+            return self.skip(
+                line,
+                NoteKind::SkippedAction,
+                vec![],
+                format!("[{}] is {why}: skipped", line.action),
+            );
+        };
+        if line.args.len() != arity {
+            return Err(error(format!(
+                "[{}] takes {arity} argument{}, found {}",
+                line.action,
+                if arity == 1 { "" } else { "s" },
+                line.args.len()
+            )));
+        }
+        let mut things = Vec::with_capacity(arity);
+        for &(class, id) in &line.args {
+            things.push(self.resolve(class, id).map_err(error)?);
+        }
+        match (action.as_str(), things.as_slice()) {
+            (_, [thing]) if WALKS.contains(&action.as_str()) => self.walk(line, *thing),
+            ("OPEN" | "CLOSE", [thing]) => self.open_close(line, *thing, action == "OPEN"),
+            ("GRAB", [thing]) => self.grab(line, *thing),
+            (_, [object, onto]) => self.put(line, *object, *onto),
+            _ => Ok(()),
+        }
+    }
+
+    /// The episode's thing for node `id`, checking that its class is `class`.
+    fn resolve(&self, class: &str, id: NodeId) -> Result<Thing, String> {
+        let graph = self.player.graph;
+        let n = graph
+            .position(id)
+            .ok_or_else(|| format!("no node has id {id} in the graph"))?;
+        let actual = &graph.nodes[n].class;
+        if !actual.eq_ignore_ascii_case(class) {
+            return Err(format!("node {id} is a {actual}, not a {class}"));
+        }
+        let world = self.player.world;
+        Ok(match self.player.names.get(&n) {
+            Some(name) => {
+                if let Some(r) = world.room_by_name(name) {
+                    Thing::Room(r)
+                } else if let Some(f) = world.furniture_by_name(name) {
+                    Thing::Furniture(f)
+                } else if let Some(o) = world.object_by_name(name) {
+                    Thing::Object(o)
+                } else {
+                    Thing::Other(n)
+                }
+            }
+            None => Thing::Other(n),
+        })
+    }
+
+    fn walk(&mut self, line: &ScriptLine<'_>, thing: Thing) -> Result<(), VirtualHomeError> {
+        let place = match thing {
+            Thing::Room(r) => Place::Room(r),
+            Thing::Furniture(f) => Place::Furniture(f),
+            Thing::Object(o) => match self.state.object_at[o.index()] {
+                Some(f) => Place::Furniture(f),
+                None => {
+                    return self.skip(
+                        line,
+                        NoteKind::SkippedTarget,
+                        line.args.iter().map(|a| a.1).collect(),
+                        format!(
+                            "{} is held by the agent: nowhere to walk to; skipped",
+                            self.player.world.object(o).name
+                        ),
+                    )
+                }
+            },
+            Thing::Other(n) => {
+                let room = room_of(self.player.graph, &self.is_room, n)
+                    .and_then(|(r, _)| self.player.names.get(&r))
+                    .and_then(|name| self.player.world.room_by_name(name));
+                let what = describe(self.player.graph, n);
+                match room {
+                    Some(r) => {
+                        let room_name = &self.player.world.rooms[r.index()].name;
+                        self.fix(
+                            line,
+                            NoteKind::WalkToRoom,
+                            format!("{what} is not imported: walks to its room, {room_name}"),
+                        )?;
+                        Place::Room(r)
+                    }
+                    None => {
+                        return self.skip(
+                            line,
+                            NoteKind::SkippedTarget,
+                            line.args.iter().map(|a| a.1).collect(),
+                            format!("{what} is not imported and in no room: skipped"),
+                        )
+                    }
+                }
+            }
+        };
+        if place == self.state.place() {
+            self.notes.line(
+                NoteKind::Redundant,
+                line.line,
+                line.args.iter().map(|a| a.1).collect(),
+                format!(
+                    "the agent is already at {}: skipped",
+                    self.player.world.place_name(place)
+                ),
+            );
+            return Ok(());
+        }
+        self.apply(line, Action::WalkTo(place))
+    }
+
+    fn open_close(
+        &mut self,
+        line: &ScriptLine<'_>,
+        thing: Thing,
+        open: bool,
+    ) -> Result<(), VirtualHomeError> {
+        let verb = if open { "open" } else { "close" };
+        match thing {
+            Thing::Furniture(f)
+                if self.player.world.furniture(f).kind == FurnitureKind::Container =>
+            {
+                self.be_at(line, f)?;
+                self.apply(
+                    line,
+                    if open {
+                        Action::Open(f)
+                    } else {
+                        Action::Close(f)
+                    },
+                )
+            }
+            other => {
+                let what = self.what(other);
+                self.skip(
+                    line,
+                    NoteKind::SkippedTarget,
+                    line.args.iter().map(|a| a.1).collect(),
+                    format!("bip models how containers {verb}, and {what} is not one: skipped"),
+                )
+            }
+        }
+    }
+
+    fn grab(&mut self, line: &ScriptLine<'_>, thing: Thing) -> Result<(), VirtualHomeError> {
+        match thing {
+            Thing::Object(o) => {
+                if let Some(f) = self.state.object_at[o.index()] {
+                    self.be_at(line, f)?;
+                }
+                self.apply(line, Action::Grab(o))
+            }
+            other => {
+                let what = self.what(other);
+                self.skip(
+                    line,
+                    NoteKind::SkippedTarget,
+                    line.args.iter().map(|a| a.1).collect(),
+                    format!("{what} is not an imported grabbable object: skipped"),
+                )
+            }
+        }
+    }
+
+    fn put(
+        &mut self,
+        line: &ScriptLine<'_>,
+        object: Thing,
+        onto: Thing,
+    ) -> Result<(), VirtualHomeError> {
+        match (object, onto) {
+            (Thing::Object(o), Thing::Furniture(f)) => {
+                self.be_at(line, f)?;
+                self.apply(line, Action::Put { object: o, onto: f })
+            }
+            (Thing::Object(_), other) | (other, _) => {
+                let what = self.what(other);
+                self.skip(
+                    line,
+                    NoteKind::SkippedTarget,
+                    line.args.iter().map(|a| a.1).collect(),
+                    format!("{what} is not imported as furniture or an object: skipped"),
+                )
+            }
+        }
+    }
+
+    /// Walks to `f` first when the agent is elsewhere.
+    fn be_at(&mut self, line: &ScriptLine<'_>, f: FurnitureId) -> Result<(), VirtualHomeError> {
+        if self.state.at == Some(f) {
+            return Ok(());
+        }
+        let name = &self.player.world.furniture(f).name;
+        self.fix(
+            line,
+            NoteKind::AddedWalk,
+            format!("the agent is not at {name}: a walk to it was added first"),
+        )?;
+        self.apply(line, Action::WalkTo(Place::Furniture(f)))
+    }
+
+    /// Applies and records an action, or names the line it cannot happen at.
+    fn apply(&mut self, line: &ScriptLine<'_>, action: Action) -> Result<(), VirtualHomeError> {
+        let world = self.player.world;
+        self.state
+            .apply(world, &action)
+            .map_err(|why| VirtualHomeError::Script {
+                line: line.line,
+                text: line.text.to_string(),
+                reason: format!("impossible: {}", why.describe(world)),
+            })?;
+        self.actions.push(match action {
+            Action::WalkTo(p) => ActionFile::WalkTo(world.place_name(p).to_string()),
+            Action::Open(f) => ActionFile::Open(world.furniture(f).name.clone()),
+            Action::Close(f) => ActionFile::Close(world.furniture(f).name.clone()),
+            Action::Grab(o) => ActionFile::Grab(world.object(o).name.clone()),
+            Action::Put { object, onto } => ActionFile::Put {
+                object: world.object(object).name.clone(),
+                onto: world.furniture(onto).name.clone(),
+            },
+        });
+        Ok(())
+    }
+
+    /// Notes a line that is skipped, or rejects it in strict mode.
+    fn skip(
+        &mut self,
+        line: &ScriptLine<'_>,
+        kind: NoteKind,
+        nodes: Vec<NodeId>,
+        message: String,
+    ) -> Result<(), VirtualHomeError> {
+        if self.player.strict {
+            return Err(VirtualHomeError::Strict {
+                line: line.line,
+                text: line.text.to_string(),
+                reason: message,
+            });
+        }
+        self.notes.line(kind, line.line, nodes, message);
+        Ok(())
+    }
+
+    /// Notes a line that is completed or approximated, or rejects it in strict mode.
+    fn fix(
+        &mut self,
+        line: &ScriptLine<'_>,
+        kind: NoteKind,
+        message: String,
+    ) -> Result<(), VirtualHomeError> {
+        let nodes = line.args.iter().map(|a| a.1).collect();
+        self.skip(line, kind, nodes, message)
+    }
+
+    /// "the surface kitchen_table", "the room kitchen", "door 42 (not imported)".
+    fn what(&self, thing: Thing) -> String {
+        let world = self.player.world;
+        match thing {
+            Thing::Room(r) => format!("the room {}", world.rooms[r.index()].name),
+            Thing::Furniture(f) => {
+                let kind = match world.furniture(f).kind {
+                    FurnitureKind::Container => "container",
+                    FurnitureKind::Surface => "surface",
+                };
+                format!("the {kind} {}", world.furniture(f).name)
+            }
+            Thing::Object(o) => format!("the object {}", world.object(o).name),
+            Thing::Other(n) => format!("{} (not imported)", describe(self.player.graph, n)),
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! VirtualHome program lines, read: `[Walk] <kitchen> (198)`, `[PutBack] <apple> (418)
+//! <kitchen_table> (223)`, optionally led by the character (`<char0> [Open] <fridge>
+//! (285)`). Blank lines and lines starting with `#` are skipped, as VirtualHome's own
+//! reader does. The numbers must be node ids of the scene graph (the simulator's script
+//! mode), not the instance indices of the dataset's free programs.
+
+use super::error::VirtualHomeError;
+use super::graph::NodeId;
+
+/// One program line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ScriptLine<'a> {
+    /// 1-based line number.
+    pub(crate) line: usize,
+    /// The line, trimmed.
+    pub(crate) text: &'a str,
+    /// The leading `<character>`, if any.
+    pub(crate) character: Option<&'a str>,
+    /// The action, as written (`Walk`).
+    pub(crate) action: &'a str,
+    /// The arguments: class as written and node id.
+    pub(crate) args: Vec<(&'a str, NodeId)>,
+}
+
+/// Reads every action line of a program.
+///
+/// # Errors
+/// [`VirtualHomeError::Script`] for the first line that is not `[Action] <class> (id) ...`.
+pub(crate) fn parse_script(text: &str) -> Result<Vec<ScriptLine<'_>>, VirtualHomeError> {
+    let mut lines = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        lines.push(parse_line(i + 1, line)?);
+    }
+    Ok(lines)
+}
+
+fn parse_line(number: usize, text: &str) -> Result<ScriptLine<'_>, VirtualHomeError> {
+    let error = |reason: &str| VirtualHomeError::Script {
+        line: number,
+        text: text.to_string(),
+        reason: reason.to_string(),
+    };
+    let mut rest = text;
+    let character = if rest.starts_with('<') {
+        let (name, after) = delimited(rest, '<', '>')
+            .ok_or_else(|| error("a line starts with [Action] or <character> [Action]"))?;
+        rest = after.trim_start();
+        Some(name)
+    } else {
+        None
+    };
+    let (action, after) =
+        delimited(rest, '[', ']').ok_or_else(|| error("expected [Action], e.g. [Walk]"))?;
+    if action.is_empty()
+        || !action
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        return Err(error("the action in [...] must be one word, e.g. [Walk]"));
+    }
+    rest = after.trim_start();
+    let mut args = Vec::new();
+    while !rest.is_empty() {
+        let (class, after) = delimited(rest, '<', '>')
+            .ok_or_else(|| error("expected an argument <class> (node id)"))?;
+        let (id, after) = delimited(after.trim_start(), '(', ')').ok_or_else(|| {
+            error(&format!(
+                "<{class}> needs a node id in parentheses: <{class}> (123)"
+            ))
+        })?;
+        let id = id.trim().parse::<u64>().map_err(|_| {
+            error(&format!(
+                "({id}) is not a node id; scripts must be bound to the scene graph (node ids, not instance numbers)"
+            ))
+        })?;
+        args.push((class.trim(), NodeId(id)));
+        rest = after.trim_start();
+    }
+    Ok(ScriptLine {
+        line: number,
+        text,
+        character,
+        action,
+        args,
+    })
+}
+
+/// `open ... close rest` → `(inside, rest)`, when `text` starts with `open`.
+fn delimited(text: &str, open: char, close: char) -> Option<(&str, &str)> {
+    let inner = text.strip_prefix(open)?;
+    let end = inner.find(close)?;
+    Some((&inner[..end], &inner[end + close.len_utf8()..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_with_and_without_the_character() {
+        let lines = parse_script(
+            "# a comment\n\n<char0> [Walk] <kitchen> (198)\n[PutBack]  <apple> (418) <kitchen_table>(223)\n[StandUp]\n",
+        )
+        .expect("valid");
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].line, 3);
+        assert_eq!(lines[0].character, Some("char0"));
+        assert_eq!(lines[0].args, vec![("kitchen", NodeId(198))]);
+        assert_eq!(lines[1].character, None);
+        assert_eq!(lines[1].action, "PutBack");
+        assert_eq!(
+            lines[1].args,
+            vec![("apple", NodeId(418)), ("kitchen_table", NodeId(223))]
+        );
+        assert!(lines[2].args.is_empty());
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        for (text, needle) in [
+            ("Walk to the kitchen", "expected [Action]"),
+            ("[Walk] kitchen (1)", "expected an argument"),
+            ("[Walk] <kitchen>", "needs a node id"),
+            ("[Walk] <kitchen> (1.1)", "not a node id"),
+            ("[Put back] <apple> (1)", "one word"),
+        ] {
+            match parse_script(&format!("[Walk] <kitchen> (1)\n{text}")) {
+                Err(VirtualHomeError::Script {
+                    line: 2, reason, ..
+                }) => {
+                    assert!(reason.contains(needle), "{text}: {reason}");
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+}
