@@ -113,16 +113,23 @@ pub fn evaluation(e: &Evaluation) -> String {
         let _ = writeln!(out, "unreadable questions: {unreadable}");
     }
     if let Some(a) = &e.abstention {
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "abstaining below margin {}: coverage {:.1}%, selective accuracy {:.1}%, {} unknowable: refusal recall {:.1}%, over-refusal {:.1}%",
+            "abstaining below margin {}: coverage {:.1}%, selective accuracy {:.1}%, over-refusal {:.1}%",
             a.margin,
             a.coverage * 100.0,
             a.selective_accuracy * 100.0,
-            a.unknowable,
-            a.refusal_recall * 100.0,
             a.over_refusal * 100.0
         );
+        if a.unknowable > 0 {
+            let _ = write!(
+                out,
+                "; {} unknowable: refusal recall {:.1}%",
+                a.unknowable,
+                a.refusal_recall * 100.0
+            );
+        }
+        let _ = writeln!(out);
     }
     if let Some(c) = &e.calibration {
         let _ = writeln!(
