@@ -127,7 +127,25 @@ fn continuation_logprobs_match_the_reference() {
             "alone",
         );
     }
+    // Again together: each prompt's beginning now comes from the cache.
+    let computed = cache.stats().computed_tokens;
+    let again = m
+        .score(&mut cache, &requests, &ScoreOptions::default())
+        .unwrap();
+    for (case, scored) in cases.iter().zip(&again) {
+        assert_logprobs_close(
+            &scored.logprobs,
+            &floats(&case["continuation_logprobs"]),
+            "again",
+        );
+    }
     assert!(cache.stats().reused_tokens > 0, "{:?}", cache.stats());
+    assert_eq!(
+        cache.stats().computed_tokens,
+        computed,
+        "{:?}",
+        cache.stats()
+    );
 }
 
 #[test]

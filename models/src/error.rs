@@ -88,6 +88,9 @@ pub enum ModelError {
     /// A model path or alias does not resolve to a model.
     #[error("{0}")]
     NotFound(String),
+    /// The backend returned tensor data of an unexpected element type.
+    #[error("backend: {0}")]
+    Backend(String),
     /// A scoring or generation request is malformed.
     #[error("request {index}: {problem}")]
     BadRequest {
@@ -129,6 +132,12 @@ impl ModelError {
             name: name.into(),
             problem: problem.into(),
         }
+    }
+
+    /// Tensor data read back from the backend as `f32`.
+    pub(crate) fn read_back(data: burn::tensor::TensorData) -> Result<Vec<f32>> {
+        data.to_vec::<f32>()
+            .map_err(|e| Self::Backend(format!("reading back f32 data: {e:?}")))
     }
 
     /// A bad metadata value in `path`.

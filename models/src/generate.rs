@@ -53,7 +53,7 @@ pub fn generate_greedy<B: Backend>(
         let t = Tensor::<B, 1, Int>::from_data(TensorData::new(ids, [n]), &device).reshape([1, n]);
         let hidden = model.forward(t, &mut cache);
         let last = hidden.narrow(1, n - 1, 1).reshape([1, model.hidden_size()]);
-        let logits: Vec<f32> = model.logits(last).into_data().to_vec().unwrap_or_default();
+        let logits = ModelError::read_back(model.logits(last).into_data())?;
         let next = argmax(&logits);
         out.push(next);
         if stop.contains(&next) {

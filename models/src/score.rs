@@ -11,7 +11,6 @@
 
 use std::collections::HashMap;
 
-use burn::tensor::activation::log_softmax;
 use burn::tensor::backend::Backend;
 use burn::tensor::{Int, Tensor, TensorData};
 
@@ -151,19 +150,26 @@ pub fn score_tokens<B: Backend>(
         suffixes.sort_by_key(|s| std::cmp::Reverse(s.tokens.len()));
         let mut start = 0;
         while start < suffixes.len() {
+            // Longest first; a batch ends at the token budget, or where padding to its
+            // longest suffix would waste more than a fifth of a row.
             let longest = suffixes[start].tokens.len().max(1);
-            let fit = (options.max_batch_tokens / longest).max(1);
-            let end = (start + fit).min(suffixes.len());
+            let mut end = start + 1;
+            while end < suffixes.len()
+                && (end + 1 - start) * longest <= options.max_batch_tokens
+                && suffixes[end].tokens.len() * 5 >= longest * 4
+            {
+                end += 1;
+            }
             let batch = &suffixes[start..end];
             let kv_batch = if kv.is_empty() {
                 model.new_cache()
             } else {
-                kv.expanded(batch.len())
+                kv.clone().into_shared()
             };
             for (s, (logprobs, logits)) in
                 batch
                     .iter()
-                    .zip(run_batch(model, kv_batch, batch, options.full_logits))
+                    .zip(run_batch(model, kv_batch, batch, options.full_logits)?)
             {
                 results[s.request].logprobs = logprobs;
                 results[s.request].logits = logits;
@@ -259,6 +265,9 @@ fn plan<'a>(
     groups
 }
 
+/// One suffix's continuation log-probs, and its logits when asked.
+type RowScores = (Vec<f32>, Option<Vec<f32>>);
+
 /// Runs one batch of suffixes over `kv` and returns each one's continuation log-probs
 /// (and logits when asked).
 fn run_batch<B: Backend>(
@@ -266,7 +275,7 @@ fn run_batch<B: Backend>(
     mut kv: crate::cache::KvCache<B>,
     batch: &[Suffix],
     full_logits: bool,
-) -> Vec<(Vec<f32>, Option<Vec<f32>>)> {
+) -> Result<Vec<RowScores>> {
     let device = model.device();
     let n = batch.len();
     let width = batch.iter().map(|s| s.tokens.len()).max().unwrap_or(0);
@@ -285,10 +294,10 @@ fn run_batch<B: Backend>(
     }
     let picked_rows = rows.len();
     if picked_rows == 0 {
-        return batch
+        return Ok(batch
             .iter()
             .map(|_| (Vec::new(), full_logits.then(Vec::new)))
-            .collect();
+            .collect());
     }
     let tokens = Tensor::<B, 1, Int>::from_data(TensorData::new(ids, [n * width]), &device)
         .reshape([n, width]);
@@ -298,12 +307,17 @@ fn run_batch<B: Backend>(
     let picked = hidden.reshape([n * width, hidden_size]).select(0, rows);
     let logits = model.logits(picked);
     let targets = Tensor::<B, 1, Int>::from_data(TensorData::new(targets, [picked_rows]), &device);
-    let logprobs = log_softmax(logits.clone(), 1)
-        .gather(1, targets.reshape([picked_rows, 1]))
-        .into_data()
-        .to_vec::<f32>()
-        .unwrap_or_default();
-    let all_logits = full_logits.then(|| logits.into_data().to_vec::<f32>().unwrap_or_default());
+    // log p(target) = logit(target) - logsumexp(logits), without materialising the whole
+    // log-softmax.
+    let max = logits.clone().max_dim(1);
+    let lse = (logits.clone() - max.clone()).exp().sum_dim(1).log() + max;
+    let logprobs = (logits.clone().gather(1, targets.reshape([picked_rows, 1])) - lse).into_data();
+    let logprobs = ModelError::read_back(logprobs)?;
+    let all_logits = if full_logits {
+        Some(ModelError::read_back(logits.into_data())?)
+    } else {
+        None
+    };
     let vocab = model.vocab_size();
     let mut out = Vec::with_capacity(n);
     let mut at = 0;
@@ -315,7 +329,7 @@ fn run_batch<B: Backend>(
         out.push((lp, lg));
         at += s.cont_len;
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -323,6 +337,7 @@ mod tests {
     use super::*;
     use crate::config::LlamaConfig;
     use crate::tests::TestBackend;
+    use burn::tensor::activation::log_softmax;
 
     fn model() -> Transformer<TestBackend> {
         LlamaConfig::new(50, 16, 24, 2, 4, 2)

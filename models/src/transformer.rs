@@ -8,11 +8,11 @@ use burn::tensor::{Int, Tensor, TensorData};
 use crate::cache::KvCache;
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
-use crate::nn::attention::Attention;
+use crate::nn::attention::{group_mask, own_bias, Attention, AttentionWeights, OwnMask, Step};
 use crate::nn::linear::Linear;
 use crate::nn::mlp::Mlp;
 use crate::nn::norm::RmsNorm;
-use crate::nn::rope::Rope;
+use crate::nn::rope::{rotate_half_columns, Rope};
 use crate::weights::{transpose, MemoryWeights, WeightSource};
 
 /// One decoder block: pre-norm attention and pre-norm SwiGLU, each with a residual.
@@ -40,7 +40,10 @@ pub struct Transformer<B: Backend> {
     /// `[hidden, vocab]`, contiguous (never a transposed view of `embed`: multiplying by
     /// such a view copies the whole matrix on every call).
     head: Param<Tensor<B, 2>>,
-    rope: Rope<B>,
+    #[module(skip)]
+    rope: Rope,
+    num_heads: usize,
+    num_kv_heads: usize,
 }
 
 impl<B: Backend> Transformer<B> {
@@ -81,10 +84,11 @@ impl<B: Backend> Transformer<B> {
             let wk = get(format!("{p}.self_attn.k_proj.weight"), &[kv, h])?;
             let wv = get(format!("{p}.self_attn.v_proj.weight"), &[kv, h])?;
             let bias = if config.attention_bias {
-                let mut b = get(format!("{p}.self_attn.q_proj.bias"), &[q])?;
-                b.extend(get(format!("{p}.self_attn.k_proj.bias"), &[kv])?);
-                b.extend(get(format!("{p}.self_attn.v_proj.bias"), &[kv])?);
-                Some(vector(b, device))
+                Some((
+                    get(format!("{p}.self_attn.q_proj.bias"), &[q])?,
+                    get(format!("{p}.self_attn.k_proj.bias"), &[kv])?,
+                    get(format!("{p}.self_attn.v_proj.bias"), &[kv])?,
+                ))
             } else {
                 None
             };
@@ -93,18 +97,39 @@ impl<B: Backend> Transformer<B> {
             let wg = get(format!("{p}.mlp.gate_proj.weight"), &[f, h])?;
             let wu = get(format!("{p}.mlp.up_proj.weight"), &[f, h])?;
             let wd = get(format!("{p}.mlp.down_proj.weight"), &[h, f])?;
-            let qkv = stack_rows(&[wq, wk, wv]);
+            let (wq, wk) = (transpose(&wq, q, h), transpose(&wk, kv, h));
+            let (bq, bk, bv) = match bias {
+                Some((bq, bk, bv)) => (Some(bq), Some(bk), Some(bv)),
+                None => (None, None, None),
+            };
+            let rot = |w: &[f32], heads: usize| rotate_half_columns(w, heads, d);
             let attn = Attention::new(
-                Linear::new(matrix_in_out(&qkv, q + 2 * kv, h, device), bias),
-                Linear::new(matrix_in_out(&wo, h, q, device), None),
+                AttentionWeights {
+                    q_rot: linear(
+                        rot(&wq, config.num_heads),
+                        [h, q],
+                        bq.as_deref().map(|b| rot(b, config.num_heads)),
+                        device,
+                    ),
+                    q: linear(wq, [h, q], bq, device),
+                    k_rot: linear(
+                        rot(&wk, config.num_kv_heads),
+                        [h, kv],
+                        bk.as_deref().map(|b| rot(b, config.num_kv_heads)),
+                        device,
+                    ),
+                    k: linear(wk, [h, kv], bk, device),
+                    v: linear(transpose(&wv, kv, h), [h, kv], bv, device),
+                    out: linear(transpose(&wo, h, q), [q, h], None, device),
+                },
                 config.num_heads,
                 config.num_kv_heads,
                 d,
             );
-            let gate_up = stack_rows(&[wg, wu]);
             let mlp = Mlp::new(
-                Linear::new(matrix_in_out(&gate_up, 2 * f, h, device), None),
-                Linear::new(matrix_in_out(&wd, h, f, device), None),
+                linear(transpose(&wg, f, h), [h, f], None, device),
+                linear(transpose(&wu, f, h), [h, f], None, device),
+                linear(transpose(&wd, h, f), [f, h], None, device),
             );
             blocks.push(Block {
                 attn_norm: RmsNorm::new(vector(attn_norm, device), config.rms_norm_eps),
@@ -124,7 +149,9 @@ impl<B: Backend> Transformer<B> {
             blocks,
             norm: RmsNorm::new(vector(norm, device), config.rms_norm_eps),
             head: Param::from_tensor(head),
-            rope: Rope::new(d, config.max_seq_len, config.rope_theta, device),
+            rope: Rope::new(d, config.max_seq_len, config.rope_theta),
+            num_heads: config.num_heads,
+            num_kv_heads: config.num_kv_heads,
         })
     }
 
@@ -134,8 +161,8 @@ impl<B: Backend> Transformer<B> {
     ///
     /// # Shapes
     ///
-    /// `tokens`: `[batch, seq]` → `[batch, seq, hidden]`. The cache must be empty or hold
-    /// `batch` rows.
+    /// `tokens`: `[batch, seq]` → `[batch, seq, hidden]`. The cache must hold `batch` rows
+    /// of its own, or none (empty, or only shared positions).
     ///
     /// # Panics
     ///
@@ -156,21 +183,40 @@ impl<B: Backend> Transformer<B> {
             self.blocks.len(),
             "cache of another model"
         );
-        let mut x = self
-            .embed
-            .val()
-            .select(0, tokens.reshape([batch * seq]))
-            .reshape([batch, seq, hidden]);
+        let device = self.device();
+        let d = self.hidden_size() / self.num_heads;
+        let scale = 1.0 / (d as f32).sqrt();
+        let (cos_q, sin_q) = self
+            .rope
+            .tables(batch, seq, offset, self.num_heads, scale, &device);
+        let (cos_k, sin_k) = self
+            .rope
+            .tables(batch, seq, offset, self.num_kv_heads, 1.0, &device);
+        let groups = self.num_heads / self.num_kv_heads;
+        let own_offset = offset - cache.shared_len();
+        let own_mask = if cache.shared_len() > 0 {
+            OwnMask::Bias(own_bias(batch, groups, seq, own_offset, &device))
+        } else {
+            let (mask, causal) = group_mask(groups, seq, own_offset, &device);
+            OwnMask::Fused(mask, causal)
+        };
+        let step = Step {
+            batch,
+            seq,
+            cos_q,
+            sin_q,
+            cos_k,
+            sin_k,
+            own_mask,
+        };
+        let mut x = self.embed.val().select(0, tokens.reshape([batch * seq]));
         for (i, block) in self.blocks.iter().enumerate() {
             let kv = cache.layer_mut(i);
-            x = x.clone()
-                + block
-                    .attn
-                    .forward(block.attn_norm.forward(x), &self.rope, kv, offset);
+            x = x.clone() + block.attn.forward(block.attn_norm.forward(x), &step, kv);
             x = x.clone() + block.mlp.forward(block.mlp_norm.forward(x));
         }
         cache.advance(seq);
-        self.norm.forward(x)
+        self.norm.forward(x).reshape([batch, seq, hidden])
     }
 
     /// Logits of the next token for each hidden state.
@@ -238,9 +284,17 @@ impl LlamaConfig {
     }
 }
 
-/// Concatenates row-major matrices of equal width along their rows.
-fn stack_rows(parts: &[Vec<f32>]) -> Vec<f32> {
-    parts.concat()
+/// A linear layer from an `[in, out]` row-major weight and an optional bias.
+fn linear<B: Backend>(
+    w: Vec<f32>,
+    shape: [usize; 2],
+    bias: Option<Vec<f32>>,
+    device: &B::Device,
+) -> Linear<B> {
+    Linear::new(
+        Tensor::from_data(TensorData::new(w, shape), device),
+        bias.map(|b| vector(b, device)),
+    )
 }
 
 /// A `[rows, cols]` (out, in) matrix as a contiguous `[cols, rows]` (in, out) tensor.

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 
 use bip::models::backend::Cpu;
@@ -121,7 +121,7 @@ pub fn run(args: &LmArgs) -> anyhow::Result<ExitCode> {
 
 #[cfg(not(feature = "cuda"))]
 fn no_cuda() -> anyhow::Result<ExitCode> {
-    bail!("--device cuda: this bip was built without CUDA (rebuild with --features cuda)")
+    anyhow::bail!("--device cuda: this bip was built without CUDA (rebuild with --features cuda)")
 }
 
 fn load<B: Backend>(model: &str, device: &B::Device) -> anyhow::Result<LanguageModel<B>> {

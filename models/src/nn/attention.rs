@@ -4,18 +4,27 @@ use burn::module::Module;
 use burn::tensor::backend::Backend;
 use burn::tensor::module::attention;
 use burn::tensor::ops::AttentionModuleOptions;
-use burn::tensor::Tensor;
+use burn::tensor::{Bool, Tensor, TensorData};
 
 use super::linear::Linear;
-use super::rope::Rope;
+use super::rope;
 use crate::cache::LayerKv;
 
-/// Self-attention: fused query/key/value projection, rotary embeddings, causal softmax
-/// attention over the cached and new keys, output projection.
+/// Self-attention: query/key/value projections (each with a rotate-half twin for the
+/// rotary embedding, see [`super::rope`]), causal softmax attention over the cached and
+/// new keys, output projection.
 #[derive(Module, Debug)]
 pub(crate) struct Attention<B: Backend> {
-    /// `[hidden, (heads + 2 * kv_heads) * head_dim]`: query, key, then value columns.
-    qkv: Linear<B>,
+    /// `[hidden, heads * head_dim]`.
+    q: Linear<B>,
+    /// `q` with `rotate_half` folded in.
+    q_rot: Linear<B>,
+    /// `[hidden, kv_heads * head_dim]`.
+    k: Linear<B>,
+    /// `k` with `rotate_half` folded in.
+    k_rot: Linear<B>,
+    /// `[hidden, kv_heads * head_dim]`.
+    v: Linear<B>,
     /// `[heads * head_dim, hidden]`.
     out: Linear<B>,
     num_heads: usize,
@@ -23,118 +32,265 @@ pub(crate) struct Attention<B: Backend> {
     head_dim: usize,
 }
 
+/// What every layer's attention shares in one forward pass.
+pub(crate) struct Step<B: Backend> {
+    /// Sequences side by side.
+    pub(crate) batch: usize,
+    /// New positions per sequence.
+    pub(crate) seq: usize,
+    /// Rotary tables for the queries, `[batch * seq, heads * head_dim]`, scaled by
+    /// `1/sqrt(head_dim)` (the attention scale, folded in).
+    pub(crate) cos_q: Tensor<B, 2>,
+    /// See `cos_q`.
+    pub(crate) sin_q: Tensor<B, 2>,
+    /// Rotary tables for the keys, `[batch * seq, kv_heads * head_dim]`.
+    pub(crate) cos_k: Tensor<B, 2>,
+    /// See `cos_k`.
+    pub(crate) sin_k: Tensor<B, 2>,
+    /// How the rows' own keys are masked.
+    pub(crate) own_mask: OwnMask<B>,
+}
+
+/// Causality among the rows' own positions (shared positions are always visible).
+pub(crate) enum OwnMask<B: Backend> {
+    /// For the fused kernel: an optional boolean mask over stacked query rows
+    /// ([`group_mask`]) and whether the kernel's own causal mask applies.
+    Fused(Option<Tensor<B, 4, Bool>>, bool),
+    /// For attention over shared and own keys: an additive bias (`0` or `-inf`),
+    /// `[batch, groups * seq, own_len]` ([`own_bias`]).
+    Bias(Tensor<B, 3>),
+}
+
+/// The projections of one attention layer, each `[in, out]`.
+pub(crate) struct AttentionWeights<B: Backend> {
+    pub(crate) q: Linear<B>,
+    pub(crate) q_rot: Linear<B>,
+    pub(crate) k: Linear<B>,
+    pub(crate) k_rot: Linear<B>,
+    pub(crate) v: Linear<B>,
+    pub(crate) out: Linear<B>,
+}
+
 impl<B: Backend> Attention<B> {
-    /// A layer from its fused and output projections.
+    /// A layer from its projections.
     pub(crate) fn new(
-        qkv: Linear<B>,
-        out: Linear<B>,
+        w: AttentionWeights<B>,
         num_heads: usize,
         num_kv_heads: usize,
         head_dim: usize,
     ) -> Self {
         Self {
-            qkv,
-            out,
+            q: w.q,
+            q_rot: w.q_rot,
+            k: w.k,
+            k_rot: w.k_rot,
+            v: w.v,
+            out: w.out,
             num_heads,
             num_kv_heads,
             head_dim,
         }
     }
 
-    /// Attends from the `seq` new positions (starting at `offset`) to every cached
-    /// position and to themselves, causally, and appends their keys and values to `kv`.
+    /// Attends from the new positions to every cached position and to themselves,
+    /// causally, and appends their keys and values to `kv`.
+    ///
+    /// The `heads / kv_heads` query heads that share a key/value head are stacked along
+    /// the query axis, so keys and values are never repeated per head.
     ///
     /// # Shapes
     ///
-    /// `x`: `[batch, seq, hidden]` → `[batch, seq, hidden]`.
+    /// `x`: `[batch * seq, hidden]` → `[batch * seq, hidden]`.
     pub(crate) fn forward(
         &self,
-        x: Tensor<B, 3>,
-        rope: &Rope<B>,
+        x: Tensor<B, 2>,
+        step: &Step<B>,
         kv: &mut LayerKv<B>,
-        offset: usize,
-    ) -> Tensor<B, 3> {
-        let [batch, seq, _] = x.dims();
+    ) -> Tensor<B, 2> {
+        let (n, s) = (step.batch, step.seq);
         let (h, kvh, d) = (self.num_heads, self.num_kv_heads, self.head_dim);
-        let qkv = self.qkv.forward(x);
-        let heads = |t: Tensor<B, 3>, n: usize| t.reshape([batch, seq, n, d]).swap_dims(1, 2);
-        let q = heads(qkv.clone().narrow(2, 0, h * d), h);
-        let k = heads(qkv.clone().narrow(2, h * d, kvh * d), kvh);
-        let v = heads(qkv.narrow(2, (h + kvh) * d, kvh * d), kvh);
-        let q = rope.apply(q, offset);
-        let k = rope.apply(k, offset);
+        let g = h / kvh;
+        let q = rope::apply(
+            self.q.forward(x.clone()),
+            self.q_rot.forward(x.clone()),
+            &step.cos_q,
+            &step.sin_q,
+        );
+        let k = rope::apply(
+            self.k.forward(x.clone()),
+            self.k_rot.forward(x.clone()),
+            &step.cos_k,
+            &step.sin_k,
+        );
+        let v = self.v.forward(x);
+        // Query heads that share a key/value head are stacked along the query axis:
+        // [kv_heads, batch, groups, seq, d].
+        let q = q.reshape([n, s, kvh, g, d]).permute([2, 0, 3, 1, 4]);
+        let k = k.reshape([n, s, kvh, d]).permute([2, 0, 1, 3]);
+        let v = v.reshape([n, s, kvh, d]).permute([2, 0, 1, 3]);
         let (k, v) = kv.append(k, v);
-        let (k, v) = (repeat_kv(k, h / kvh), repeat_kv(v, h / kvh));
-        let options = AttentionModuleOptions {
-            scale: None,
-            softcap: None,
-            // Bottom-right aligned: new position i sees every cached one and new ones ≤ i.
-            is_causal: true,
+        let ctx = match (&kv.shared, &step.own_mask) {
+            (Some((ks, vs)), OwnMask::Bias(bias)) => {
+                let q = q.reshape([kvh, n, g * s, d]);
+                cascade(q, ks, vs, k, v, bias)
+            }
+            (_, OwnMask::Fused(mask, causal)) => {
+                let q = q.reshape([kvh, n, g * s, d]).swap_dims(0, 1);
+                let options = AttentionModuleOptions {
+                    scale: Some(1.0),
+                    softcap: None,
+                    is_causal: *causal,
+                };
+                attention(
+                    q,
+                    k.swap_dims(0, 1),
+                    v.swap_dims(0, 1),
+                    mask.clone(),
+                    None,
+                    options,
+                )
+                .swap_dims(0, 1)
+            }
+            (None, OwnMask::Bias(_)) => unreachable!("a bias is built only for shared positions"),
         };
-        let ctx = attention(q, k, v, None, None, options);
-        self.out
-            .forward(ctx.swap_dims(1, 2).reshape([batch, seq, h * d]))
+        let ctx = ctx
+            .reshape([kvh, n, g, s, d])
+            .permute([1, 3, 0, 2, 4])
+            .reshape([n * s, h * d]);
+        self.out.forward(ctx)
     }
 }
 
-/// Repeats each key/value head `groups` times, so that query head `i` meets KV head
-/// `i / groups`.
+/// Softmax attention over shared keys (seen by every row) and each row's own keys,
+/// without copying the shared ones per row: one product per key/value head against the
+/// shared keys for all rows at once, a small batched product against the own keys, and
+/// the two softmax parts merged through a common maximum.
 ///
 /// # Shapes
 ///
-/// `[batch, kv_heads, len, d]` → `[batch, kv_heads * groups, len, d]`.
-fn repeat_kv<B: Backend>(x: Tensor<B, 4>, groups: usize) -> Tensor<B, 4> {
-    if groups == 1 {
-        return x;
+/// `q`: `[kv_heads, batch, rows, d]` (queries pre-scaled); `ks`, `vs`:
+/// `[kv_heads, shared, d]`; `ko`, `vo`: `[kv_heads, batch, own, d]`; `bias`:
+/// `[batch, rows, own]`. Returns `[kv_heads, batch, rows, d]`.
+fn cascade<B: Backend>(
+    q: Tensor<B, 4>,
+    ks: &Tensor<B, 3>,
+    vs: &Tensor<B, 3>,
+    ko: Tensor<B, 4>,
+    vo: Tensor<B, 4>,
+    bias: &Tensor<B, 3>,
+) -> Tensor<B, 4> {
+    let [kvh, n, rows, d] = q.dims();
+    let shared = ks.dims()[1];
+    let own = ko.dims()[2];
+    let heads = (0..kvh)
+        .map(|i| {
+            let qi = q.clone().narrow(0, i, 1);
+            let q2 = qi.clone().reshape([n * rows, d]);
+            let ksi = ks.clone().narrow(0, i, 1).reshape([shared, d]);
+            let vsi = vs.clone().narrow(0, i, 1).reshape([shared, d]);
+            let koi = ko.clone().narrow(0, i, 1).reshape([n, own, d]);
+            let voi = vo.clone().narrow(0, i, 1).reshape([n, own, d]);
+            let s_shared = q2.matmul(ksi.transpose());
+            let s_own = qi.reshape([n, rows, d]).matmul(koi.swap_dims(1, 2)) + bias.clone();
+            let m = s_shared
+                .clone()
+                .max_dim(1)
+                .max_pair(s_own.clone().max_dim(2).reshape([n * rows, 1]));
+            let e_shared = (s_shared - m.clone()).exp();
+            let e_own = (s_own - m.reshape([n, rows, 1])).exp();
+            let denom =
+                e_shared.clone().sum_dim(1) + e_own.clone().sum_dim(2).reshape([n * rows, 1]);
+            let out = e_shared.matmul(vsi) + e_own.matmul(voi).reshape([n * rows, d]);
+            (out / denom).reshape([1, n, rows, d])
+        })
+        .collect();
+    Tensor::cat(heads, 0)
+}
+
+/// How causality is enforced when `seq` new positions follow `offset` cached ones and
+/// `groups` query heads share each key/value head: `(mask, kernel_causal)`.
+///
+/// One new position sees everything; without grouping the kernel's bottom-right causal
+/// mask is right; otherwise query row `r` is position `offset + r mod seq`, and the mask
+/// (`true` = hidden) hides every key after it.
+///
+/// # Shapes
+///
+/// The mask is `[1, 1, groups * seq, offset + seq]`, broadcast over batch and heads.
+pub(crate) fn group_mask<B: Backend>(
+    groups: usize,
+    seq: usize,
+    offset: usize,
+    device: &B::Device,
+) -> (Option<Tensor<B, 4, Bool>>, bool) {
+    if seq <= 1 {
+        return (None, false);
     }
-    let [b, kvh, n, d] = x.dims();
-    x.unsqueeze_dim::<5>(2)
-        .expand([b, kvh, groups, n, d])
-        .reshape([b, kvh * groups, n, d])
+    if groups == 1 {
+        return (None, true);
+    }
+    let t = offset + seq;
+    let mut m = Vec::with_capacity(groups * seq * t);
+    for r in 0..groups * seq {
+        let pos = offset + r % seq;
+        m.extend((0..t).map(|c| c > pos));
+    }
+    let mask = Tensor::from_data(TensorData::new(m, [1, 1, groups * seq, t]), device);
+    (Some(mask), false)
+}
+
+/// The additive causal bias among `seq` new positions of each of `batch` rows that
+/// follow `own_offset` positions of their own, with `groups` query heads stacked per
+/// key/value head: row `r` is position `own_offset + r mod seq`.
+///
+/// # Shapes
+///
+/// `[batch, groups * seq, own_offset + seq]`.
+pub(crate) fn own_bias<B: Backend>(
+    batch: usize,
+    groups: usize,
+    seq: usize,
+    own_offset: usize,
+    device: &B::Device,
+) -> Tensor<B, 3> {
+    let t = own_offset + seq;
+    let mut row_block = Vec::with_capacity(groups * seq * t);
+    for r in 0..groups * seq {
+        let pos = own_offset + r % seq;
+        row_block.extend((0..t).map(|c| if c > pos { f32::NEG_INFINITY } else { 0.0 }));
+    }
+    let data = row_block.repeat(batch);
+    Tensor::from_data(TensorData::new(data, [batch, groups * seq, t]), device)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tests::{assert_close, TestBackend};
+    use crate::tests::TestBackend;
 
     #[test]
-    fn repeat_kv_groups_heads_in_order() {
+    fn group_mask_hides_the_future_of_each_stacked_row() {
         let dev = Default::default();
-        let x = Tensor::<TestBackend, 4>::from_data([[[[1.0]], [[2.0]]]], &dev);
-        let y = repeat_kv(x, 3);
-        assert_eq!(y.dims(), [1, 6, 1, 1]);
-        let v: Vec<f32> = y.into_data().to_vec().unwrap();
-        assert_eq!(v, vec![1.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
-    }
-
-    #[test]
-    fn cached_steps_equal_one_pass() {
-        // Identity projections, one head of width 2, three positions.
-        let dev = Default::default();
-        let eye = |n: usize| {
-            let mut v = vec![0.0f32; n * n];
-            for i in 0..n {
-                v[i * n + i] = 1.0;
-            }
-            Tensor::<TestBackend, 2>::from_data(burn::tensor::TensorData::new(v, [n, n]), &dev)
-        };
-        let qkv = Tensor::cat(vec![eye(2), eye(2), eye(2)], 1);
-        let att = Attention::new(Linear::new(qkv, None), Linear::new(eye(2), None), 1, 1, 2);
-        let rope = Rope::new(2, 8, 10000.0, &dev);
-        let x = Tensor::<TestBackend, 3>::from_data([[[1.0, 0.0], [0.0, 2.0], [3.0, 1.0]]], &dev);
-        let mut kv = LayerKv { kv: None };
-        let full = att.forward(x.clone(), &rope, &mut kv, 0);
-        let mut kv = LayerKv { kv: None };
-        let a = att.forward(x.clone().narrow(1, 0, 2), &rope, &mut kv, 0);
-        let b = att.forward(x.narrow(1, 2, 1), &rope, &mut kv, 2);
-        let stepped = Tensor::cat(vec![a, b], 1);
-        assert_close(stepped.into_data(), full.clone().into_data(), 1e-6);
-        // The first position attends only to itself: its output is its own value.
-        let first: Vec<f32> = full.narrow(1, 0, 1).into_data().to_vec().unwrap();
-        assert!(
-            (first[0] - 1.0).abs() < 1e-6 && first[1].abs() < 1e-6,
-            "{first:?}"
-        );
+        let (mask, causal) = group_mask::<TestBackend>(2, 2, 1, &dev);
+        assert!(!causal);
+        let v: Vec<bool> = mask.unwrap().into_data().to_vec().unwrap();
+        // Rows: (group 0, pos 1), (group 0, pos 2), (group 1, pos 1), (group 1, pos 2).
+        let row = |hidden: [bool; 3]| hidden.to_vec();
+        let expected = [
+            row([false, false, true]),
+            row([false, false, false]),
+            row([false, false, true]),
+            row([false, false, false]),
+        ]
+        .concat();
+        assert_eq!(v, expected);
+        assert!(matches!(
+            group_mask::<TestBackend>(3, 1, 5, &dev),
+            (None, false)
+        ));
+        assert!(matches!(
+            group_mask::<TestBackend>(1, 4, 5, &dev),
+            (None, true)
+        ));
     }
 }

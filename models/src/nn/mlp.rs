@@ -7,29 +7,33 @@ use burn::tensor::Tensor;
 
 use super::linear::Linear;
 
-/// `down(silu(gate(x)) * up(x))`, with `gate` and `up` fused into one product.
+/// `down(silu(gate(x)) * up(x))`.
+///
+/// Gate and up stay two products (rather than one fused product split in two): the
+/// halves of a split are strided views, which the CPU backend's element-wise kernels
+/// handle far more slowly than contiguous tensors.
 #[derive(Module, Debug)]
 pub(crate) struct Mlp<B: Backend> {
-    /// `[hidden, 2 * ffn]`: the gate's columns, then the up projection's.
-    gate_up: Linear<B>,
+    /// `[hidden, ffn]`.
+    gate: Linear<B>,
+    /// `[hidden, ffn]`.
+    up: Linear<B>,
     /// `[ffn, hidden]`.
     down: Linear<B>,
 }
 
 impl<B: Backend> Mlp<B> {
-    /// A layer from the fused gate/up projection and the down projection.
-    pub(crate) fn new(gate_up: Linear<B>, down: Linear<B>) -> Self {
-        Self { gate_up, down }
+    /// A layer from its three projections.
+    pub(crate) fn new(gate: Linear<B>, up: Linear<B>, down: Linear<B>) -> Self {
+        Self { gate, up, down }
     }
 
     /// # Shapes
     ///
-    /// `x`: `[batch, seq, hidden]` → same.
-    pub(crate) fn forward(&self, x: Tensor<B, 3>) -> Tensor<B, 3> {
-        let gu = self.gate_up.forward(x);
-        let ffn = gu.dims()[2] / 2;
-        let gate = gu.clone().narrow(2, 0, ffn);
-        let up = gu.narrow(2, ffn, ffn);
+    /// `x`: `[rows, hidden]` → same.
+    pub(crate) fn forward(&self, x: Tensor<B, 2>) -> Tensor<B, 2> {
+        let gate = self.gate.forward(x.clone());
+        let up = self.up.forward(x);
         self.down.forward(silu(gate) * up)
     }
 }
@@ -44,13 +48,13 @@ mod tests {
     fn swiglu_by_hand() {
         let dev = Default::default();
         // hidden 1, ffn 2: gate = (x, -x), up = (2x, 3x); down sums.
-        let gate_up = Tensor::<TestBackend, 2>::from_data([[1.0, -1.0, 2.0, 3.0]], &dev);
+        let m = |v: [[f32; 2]; 1]| Linear::new(Tensor::<TestBackend, 2>::from_data(v, &dev), None);
         let down = Tensor::<TestBackend, 2>::from_data([[1.0], [1.0]], &dev);
-        let mlp = Mlp::new(Linear::new(gate_up, None), Linear::new(down, None));
+        let mlp = Mlp::new(m([[1.0, -1.0]]), m([[2.0, 3.0]]), Linear::new(down, None));
         let x = 1.5f32;
         let silu = |v: f32| v / (1.0 + (-v).exp());
         let expected = silu(x) * 2.0 * x + silu(-x) * 3.0 * x;
-        let y = mlp.forward(Tensor::from_data([[[x]]], &dev));
-        assert_close(y.into_data(), TensorData::from([[[expected]]]), 1e-6);
+        let y = mlp.forward(Tensor::from_data([[x]], &dev));
+        assert_close(y.into_data(), TensorData::from([[expected]]), 1e-6);
     }
 }

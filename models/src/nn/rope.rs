@@ -1,25 +1,32 @@
-//! Rotary position embeddings, in the rotate-half layout.
+//! Rotary position embeddings, in the rotate-half layout, applied without slicing.
+//!
+//! `rope(x) = x ⊙ cos + rotate_half(x) ⊙ sin`, where dimension `i` of a head pairs with
+//! `i + d/2` (Hugging Face's layout; GGUF `llama` weights are converted to it at load) and
+//! turns by `position · theta^(-2k/d)` for frequency index `k = i mod d/2`.
+//!
+//! `rotate_half` is linear, so the model folds it into a second copy of the query and key
+//! projections ([`rotate_half_columns`]); a forward pass then only multiplies and adds
+//! whole contiguous tensors, with cosine and sine tables laid out like the projections'
+//! outputs ([`Rope::tables`]). Slicing and concatenating along a head's width, which costs
+//! a strided copy per operation on the CPU backend, is avoided.
 
-use burn::module::Module;
 use burn::tensor::backend::Backend;
 use burn::tensor::{Tensor, TensorData};
 
-/// Precomputed cosines and sines for positions `0..max_len`.
-///
-/// Dimension `i` of a head is paired with dimension `i + d/2` (Hugging Face's layout; GGUF
-/// `llama` weights are converted to it at load), and the pair at frequency index `k`
-/// turns by `position * theta^(-2k/d)`.
-#[derive(Module, Debug)]
-pub(crate) struct Rope<B: Backend> {
+/// Host-side cosine and sine of every position below `max_len` and every frequency.
+#[derive(Clone, Debug)]
+pub(crate) struct Rope {
+    head_dim: usize,
+    max_len: usize,
     /// `[max_len, head_dim]`, each half repeating the `d/2` frequencies.
-    cos: Tensor<B, 2>,
+    cos: Vec<f32>,
     /// `[max_len, head_dim]`.
-    sin: Tensor<B, 2>,
+    sin: Vec<f32>,
 }
 
-impl<B: Backend> Rope<B> {
+impl Rope {
     /// Tables for heads of width `head_dim` and positions below `max_len`.
-    pub(crate) fn new(head_dim: usize, max_len: usize, theta: f64, device: &B::Device) -> Self {
+    pub(crate) fn new(head_dim: usize, max_len: usize, theta: f64) -> Self {
         let half = head_dim / 2;
         let mut cos = Vec::with_capacity(max_len * head_dim);
         let mut sin = Vec::with_capacity(max_len * head_dim);
@@ -32,43 +39,88 @@ impl<B: Backend> Rope<B> {
             }
         }
         Self {
-            cos: Tensor::from_data(TensorData::new(cos, [max_len, head_dim]), device),
-            sin: Tensor::from_data(TensorData::new(sin, [max_len, head_dim]), device),
+            head_dim,
+            max_len,
+            cos,
+            sin,
         }
     }
 
     /// Longest sequence the tables cover.
     pub(crate) fn max_len(&self) -> usize {
-        self.cos.dims()[0]
+        self.max_len
     }
 
-    /// Rotates `x`, whose sequence starts at position `offset`.
+    /// Cosines and sines for `batch` rows of `seq` positions starting at `offset`, each
+    /// repeated over `heads` heads and multiplied by `scale`: laid out like a projection's
+    /// output.
     ///
     /// # Shapes
     ///
-    /// `x`: `[batch, heads, seq, head_dim]` → same.
+    /// Both `[batch * seq, heads * head_dim]`; row `b * seq + p` is position `offset + p`.
     ///
     /// # Panics
     ///
     /// When `offset + seq` exceeds [`Rope::max_len`]; callers check the context length.
-    pub(crate) fn apply(&self, x: Tensor<B, 4>, offset: usize) -> Tensor<B, 4> {
-        let [_, _, seq, d] = x.dims();
-        let half = d / 2;
-        let cos = self
-            .cos
-            .clone()
-            .narrow(0, offset, seq)
-            .reshape([1, 1, seq, d]);
-        let sin = self
-            .sin
-            .clone()
-            .narrow(0, offset, seq)
-            .reshape([1, 1, seq, d]);
-        let lo = x.clone().narrow(3, 0, half);
-        let hi = x.clone().narrow(3, half, half);
-        let rotated = Tensor::cat(vec![hi.neg(), lo], 3);
-        x * cos + rotated * sin
+    pub(crate) fn tables<B: Backend>(
+        &self,
+        batch: usize,
+        seq: usize,
+        offset: usize,
+        heads: usize,
+        scale: f32,
+        device: &B::Device,
+    ) -> (Tensor<B, 2>, Tensor<B, 2>) {
+        let d = self.head_dim;
+        let width = heads * d;
+        let build = |table: &[f32]| {
+            let mut out = Vec::with_capacity(batch * seq * width);
+            for _ in 0..batch {
+                for p in offset..offset + seq {
+                    let row = &table[p * d..(p + 1) * d];
+                    for _ in 0..heads {
+                        out.extend(row.iter().map(|&x| x * scale));
+                    }
+                }
+            }
+            Tensor::from_data(TensorData::new(out, [batch * seq, width]), device)
+        };
+        (build(&self.cos), build(&self.sin))
     }
+}
+
+/// The columns of a projection `[in, heads * d]` (row-major, output heads side by side)
+/// with `rotate_half` applied to each head's outputs: column `i < d/2` of a head becomes
+/// minus column `i + d/2`, column `i ≥ d/2` becomes column `i - d/2`.
+pub(crate) fn rotate_half_columns(w: &[f32], heads: usize, d: usize) -> Vec<f32> {
+    let width = heads * d;
+    let half = d / 2;
+    let mut out = vec![0.0; w.len()];
+    for (src, dst) in w.chunks_exact(width).zip(out.chunks_exact_mut(width)) {
+        for h in 0..heads {
+            let (s, o) = (&src[h * d..(h + 1) * d], &mut dst[h * d..(h + 1) * d]);
+            for i in 0..half {
+                o[i] = -s[i + half];
+                o[i + half] = s[i];
+            }
+        }
+    }
+    out
+}
+
+/// Applies the rotation given the projection `x`, its rotate-half twin `x_rot` and the
+/// tables of [`Rope::tables`].
+///
+/// # Shapes
+///
+/// All `[rows, heads * head_dim]` → same.
+pub(crate) fn apply<B: Backend>(
+    x: Tensor<B, 2>,
+    x_rot: Tensor<B, 2>,
+    cos: &Tensor<B, 2>,
+    sin: &Tensor<B, 2>,
+) -> Tensor<B, 2> {
+    x * cos.clone() + x_rot * sin.clone()
 }
 
 #[cfg(test)]
@@ -80,10 +132,15 @@ mod tests {
     fn rotates_pairs_by_position() {
         let dev = Default::default();
         let theta = 100.0;
-        let rope = Rope::<TestBackend>::new(4, 8, theta, &dev);
-        // One head, positions 3 and 4 (offset 3), x = (1, 2, 3, 4): pairs (1,3) and (2,4).
-        let x = Tensor::<TestBackend, 4>::from_data([[[[1.0, 2.0, 3.0, 4.0]; 2]]], &dev);
-        let y = rope.apply(x, 3);
+        let rope = Rope::new(4, 8, theta);
+        // One head; positions 3 and 4; x = (1, 2, 3, 4): pairs (1,3) and (2,4).
+        let x = [1.0f32, 2.0, 3.0, 4.0];
+        let rows = [x, x].concat();
+        let x_rot = rotate_half_columns(&rows, 1, 4);
+        assert_eq!(&x_rot[..4], &[-3.0, -4.0, 1.0, 2.0]);
+        let (cos, sin) = rope.tables::<TestBackend>(1, 2, 3, 1, 1.0, &dev);
+        let t = |v: Vec<f32>| Tensor::<TestBackend, 2>::from_data(TensorData::new(v, [2, 4]), &dev);
+        let y = apply(t(rows), t(x_rot), &cos, &sin);
         let mut expected = Vec::new();
         for pos in [3.0f64, 4.0] {
             let a0 = pos;
@@ -97,14 +154,18 @@ mod tests {
             ]);
         }
         let expected: Vec<f32> = expected.into_iter().map(|v| v as f32).collect();
-        assert_close(y.into_data(), TensorData::new(expected, [1, 1, 2, 4]), 1e-5);
+        assert_close(y.into_data(), TensorData::new(expected, [2, 4]), 1e-5);
     }
 
     #[test]
-    fn position_zero_is_identity() {
-        let dev = Default::default();
-        let rope = Rope::<TestBackend>::new(6, 2, 10000.0, &dev);
-        let x = Tensor::<TestBackend, 4>::from_data([[[[1.0, -2.0, 3.0, 0.5, 0.0, 7.0]]]], &dev);
-        assert_close(rope.apply(x.clone(), 0).into_data(), x.into_data(), 1e-7);
+    fn tables_repeat_over_heads_and_batch() {
+        let rope = Rope::new(2, 4, 10000.0);
+        let (cos, _) = rope.tables::<TestBackend>(2, 2, 1, 3, 1.0, &Default::default());
+        assert_eq!(cos.dims(), [4, 6]);
+        let v: Vec<f32> = cos.into_data().to_vec().unwrap();
+        let c1 = 1f32.cos();
+        let c2 = 2f32.cos();
+        assert!((v[0] - c1).abs() < 1e-6 && (v[5] - c1).abs() < 1e-6);
+        assert!((v[6] - c2).abs() < 1e-6 && (v[12] - c1).abs() < 1e-6);
     }
 }
