@@ -35,3 +35,4 @@ pub use bip_themes as themes;
 
 pub mod io;
 pub mod plot;
+pub mod scorer;

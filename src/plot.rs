@@ -4,6 +4,10 @@ use std::fmt::Write;
 
 use bip_engine::evaluation::Calibration;
 
+mod heatmap;
+
+pub use heatmap::variance_svg;
+
 /// A reliability diagram: each calibration bin's accuracy against its mean confidence,
 /// over the diagonal of perfect calibration, with the ECE in the title.
 pub fn reliability_svg(calibration: &Calibration) -> String {

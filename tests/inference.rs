@@ -1,7 +1,7 @@
 //! The library facade used as an embedding program would.
 
 use bip::engine::generate::{generate, GenerateOptions};
-use bip::engine::{hypotheses_at, infer_episode, BatchOptions, Inference, PlannerPolicy};
+use bip::engine::{hypotheses_at, infer_episode, BatchOptions, Inference, PlannerPolicy, Pruning};
 use bip::episodes::{Episode, Proposition};
 
 use crate::util::examples;
@@ -72,4 +72,43 @@ fn goal_and_belief_probabilities_are_coherent() {
             }
         }
     }
+}
+
+#[test]
+fn pruning_scores_a_few_hypotheses_per_option_and_keeps_every_option_alive() {
+    let policy = PlannerPolicy::default();
+    let pruned = BatchOptions {
+        pruning: Some(Pruning {
+            per_option: 2,
+            proposal_beta: bip::engine::DEFAULT_BETA,
+        }),
+        ..BatchOptions::default()
+    };
+    let mut agree = 0;
+    let mut total = 0;
+    for episode in shipped_and_generated_episodes() {
+        let full = infer_episode(&episode, &policy, &BatchOptions::default()).expect("full");
+        let few = infer_episode(&episode, &policy, &pruned).expect("pruned");
+        for (((q, a), b), cost) in episode
+            .questions
+            .iter()
+            .zip(&full.answers)
+            .zip(&few.answers)
+            .zip(&few.costs)
+        {
+            assert!(cost.hypotheses <= 2 * q.options.len(), "{}", episode.id);
+            assert!(cost.hypotheses < full.costs[0].hypotheses);
+            // Every option keeps hypotheses under which it holds (a tie between options
+            // the planner cannot tell apart keeps them tied).
+            assert!(
+                b.probabilities.iter().all(|p| p.is_some()),
+                "{}",
+                episode.id
+            );
+            total += 1;
+            agree += usize::from(a.choice == b.choice);
+        }
+    }
+    // The pruned space keeps the planner's best reading of each option.
+    assert!(agree * 10 >= total * 9, "{agree} of {total} agree");
 }

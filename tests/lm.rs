@@ -4,11 +4,12 @@
 //! These tests need the model file: `scripts/fetch-models.sh` puts it in place (the test
 //! suite, `scripts/test.sh`, runs it first). Without it they fail and say so.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use bip::models::backend::Cpu;
 use bip::models::{
-    resolve_model, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest, TokenRequest,
+    resolve_model, LanguageModel, LlamaConfig, LoraAdapter, LoraConfig, PrefixCache, ScoreOptions,
+    ScoreRequest, TokenRequest, WeakToStrong,
 };
 
 use crate::util::{bip, json, root};
@@ -303,6 +304,113 @@ fn cli_errors_name_the_problem() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("loading model") && err.contains("bad.gguf"),
+        "{err}"
+    );
+}
+
+/// Two action continuations after one prompt, as the LM policy asks.
+const W2S_PROMPT: &str = "Goal: get a cupcake.\nBelief: the cupcake is in the fridge.\nAction:";
+const W2S_ACTIONS: [&str; 2] = [" walk to the kitchen", " open the fridge"];
+
+fn w2s_requests() -> Vec<ScoreRequest<'static>> {
+    W2S_ACTIONS
+        .iter()
+        .map(|a| ScoreRequest {
+            prompt: W2S_PROMPT,
+            continuation: a,
+        })
+        .collect()
+}
+
+#[test]
+fn weak_to_strong_on_smollm2_with_a_lora_expert() {
+    let path = resolve_model("smollm2-135m").expect("scripts/fetch-models.sh fetches it");
+    let dev = Default::default();
+    let base = Arc::new(LanguageModel::<Cpu>::load(&path, &dev).unwrap());
+    let plain = base
+        .score(
+            &mut PrefixCache::default(),
+            &w2s_requests(),
+            &ScoreOptions::default(),
+        )
+        .unwrap();
+    let smol = LlamaConfig::smollm2_135m();
+    let lora = LoraConfig::new(4, 8.0);
+    // L = N = SmolLM2, E = SmolLM2 + a zero adapter: exactly the plain scores.
+    let zero = LoraAdapter::init(&smol, lora.clone(), 7);
+    let expert = Arc::new(LanguageModel::load_with_adapter(&path, &zero, &dev).unwrap());
+    let mut w2s = WeakToStrong::new(base.clone(), expert, base.clone(), 1.0).unwrap();
+    let scored = w2s
+        .score(&w2s_requests(), &ScoreOptions::default())
+        .unwrap();
+    for (s, p) in scored.iter().zip(&plain) {
+        assert_eq!(s.tokens, p.tokens);
+        assert_eq!(s.logprobs, p.logprobs);
+    }
+    let stats = w2s.stats();
+    assert!(stats.expert.tokens_computed() > 0, "{stats:?}");
+    assert_eq!(stats.naive.tokens_computed(), 0, "naive = large runs once");
+    // A non-zero adapter, saved and read back as PEFT would: the scores move.
+    let dir = crate::util::TempDir::new();
+    let adapter_dir = dir.path().join("adapter");
+    LoraAdapter::random(&smol, lora, 7, 0.05)
+        .save(&adapter_dir)
+        .unwrap();
+    let adapter = LoraAdapter::load(&adapter_dir).unwrap();
+    let expert = Arc::new(LanguageModel::load_with_adapter(&path, &adapter, &dev).unwrap());
+    let mut w2s = WeakToStrong::new(base.clone(), expert, base, 1.0).unwrap();
+    let scored = w2s
+        .score(&w2s_requests(), &ScoreOptions::default())
+        .unwrap();
+    let shift = scored
+        .iter()
+        .zip(&plain)
+        .flat_map(|(s, p)| {
+            s.logprobs
+                .iter()
+                .zip(&p.logprobs)
+                .map(|(a, b)| (a - b).abs())
+        })
+        .fold(0.0f32, f32::max);
+    assert!(shift > 1e-3, "largest shift {shift}");
+    assert!(scored
+        .iter()
+        .all(|s| s.logprobs.iter().all(|l| l.is_finite() && *l <= 0.0)));
+
+    // The CLI applies the same adapter; a missing folder is named.
+    let args = |adapter: &str| {
+        vec![
+            "lm".to_string(),
+            "score".into(),
+            "--model".into(),
+            "smollm2-135m".into(),
+            "--prompt".into(),
+            W2S_PROMPT.into(),
+            "--continuation".into(),
+            W2S_ACTIONS[0].into(),
+            "--adapter".into(),
+            adapter.into(),
+            "--json".into(),
+        ]
+    };
+    let out = bip(args(adapter_dir.to_str().unwrap()));
+    let doc = json(&out);
+    let expert_alone = LanguageModel::<Cpu>::load_with_adapter(&path, &adapter, &dev)
+        .unwrap()
+        .score(
+            &mut PrefixCache::default(),
+            &w2s_requests()[..1],
+            &ScoreOptions::default(),
+        )
+        .unwrap();
+    let got: Vec<f32> = floats(&doc["logprobs"]).iter().map(|&v| v as f32).collect();
+    assert_eq!(got, expert_alone[0].logprobs);
+    let missing = dir.path().join("nowhere");
+    let out = bip(args(missing.to_str().unwrap()));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("nowhere: no such LoRA adapter folder"),
         "{err}"
     );
 }

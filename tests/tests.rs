@@ -5,5 +5,8 @@ mod generate;
 mod import;
 mod inference;
 mod lm;
+mod lm_policy;
+mod theme;
+mod train;
 mod util;
 mod virtualhome;

@@ -1,15 +1,18 @@
 //! Inference over a whole episode: the online session run to the end, answering each
 //! question at its moment.
 
+use std::time::Instant;
+
 use rayon::prelude::*;
 
-use bip_episodes::{Action, ClassId, Episode};
+use bip_episodes::{Action, ClassId, Episode, Proposition, Question};
 
 use crate::answer::{answer, Answer};
+use crate::cost::QuestionCost;
 use crate::error::EngineError;
 use crate::hypothesis::{search_sets, HypothesisConfig};
 use crate::inference::Inference;
-use crate::policy::Policy;
+use crate::policy::{PlannerPolicy, Policy};
 use crate::posterior::{Posterior, RankedHypothesis};
 
 /// Options of batch inference.
@@ -20,6 +23,25 @@ pub struct BatchOptions {
     /// Record the posterior after every step, keeping this many top joint hypotheses
     /// (`None`: no trace).
     pub trace_top: Option<usize>,
+    /// Score only the hypotheses a planner proposes for each answer option (`None`:
+    /// score every hypothesis).
+    pub pruning: Option<Pruning>,
+}
+
+/// Hypothesis pruning for costly policies.
+///
+/// Before a question's session runs, the symbolic planner (cheap) runs the same actions
+/// over the whole hypothesis space; for every option of every question due at that
+/// moment, the `per_option` hypotheses with the most posterior mass under which the
+/// option's claim holds are kept, and the costly policy scores only those. Every option
+/// keeps hypotheses that support it, so the costly policy, not the planner, decides
+/// between the options; the planner only chooses which hypotheses speak for each.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pruning {
+    /// Hypotheses kept for each option (at least 1).
+    pub per_option: usize,
+    /// Rationality β of the proposing planner.
+    pub proposal_beta: f64,
 }
 
 /// The posterior at one step, for `--trace`.
@@ -42,6 +64,8 @@ pub struct EpisodeInference {
     pub answers: Vec<Answer>,
     /// The posterior at every step, when asked for.
     pub trace: Vec<TraceStep>,
+    /// What each answer cost, in the order of `answers`.
+    pub costs: Vec<QuestionCost>,
 }
 
 /// The hypothesis settings for questions asked after `at` actions: `base` plus the
@@ -70,22 +94,48 @@ pub fn infer_episode(
     options: &BatchOptions,
 ) -> Result<EpisodeInference, EngineError> {
     let mut answers: Vec<Option<Answer>> = vec![None; episode.questions.len()];
+    let mut costs = vec![QuestionCost::default(); episode.questions.len()];
     let mut moments: Vec<usize> = episode.questions.iter().map(|q| q.at).collect();
     moments.sort_unstable();
     moments.dedup();
     for at in moments {
+        let started = Instant::now();
+        let work_before = policy.work();
         let config = hypotheses_at(episode, at, &options.hypotheses);
+        let due: Vec<&Question> = episode.questions.iter().filter(|q| q.at == at).collect();
         let mut session = Inference::for_episode(episode, policy, &config)?;
+        if let Some(pruning) = &options.pruning {
+            let keep = proposed(episode, &due, at, &config, pruning)?;
+            session.retain(|i| keep[i]);
+        }
+        let hypotheses = session.hypothesis_count();
         for action in &episode.actions[..at] {
             session.push(action)?;
         }
         answer_due(episode, at, &session.posterior(), &mut answers);
+        let cost = QuestionCost::share(
+            started.elapsed().as_secs_f64(),
+            policy.work().since(work_before),
+            hypotheses,
+            due.len(),
+        );
+        for (question, slot) in episode.questions.iter().zip(&mut costs) {
+            if question.at == at {
+                *slot = cost;
+            }
+        }
     }
     let mut trace = Vec::new();
     if let Some(top) = options.trace_top {
-        let config = hypotheses_at(episode, episode.actions.len(), &options.hypotheses);
+        let end = episode.actions.len();
+        let config = hypotheses_at(episode, end, &options.hypotheses);
         let mut session = Inference::for_episode(episode, policy, &config)?;
-        for step in 0..=episode.actions.len() {
+        if let Some(pruning) = &options.pruning {
+            let all: Vec<&Question> = episode.questions.iter().collect();
+            let keep = proposed(episode, &all, end, &config, pruning)?;
+            session.retain(|i| keep[i]);
+        }
+        for step in 0..=end {
             if step > 0 {
                 session.push(&episode.actions[step - 1])?;
             }
@@ -103,7 +153,40 @@ pub fn infer_episode(
         // each was answered above.
         answers: answers.into_iter().flatten().collect(),
         trace,
+        costs,
     })
+}
+
+/// Which hypotheses of a session over `config` to keep for `questions`, asked after `at`
+/// actions ([`Pruning`]); indexed like a new session's hypotheses.
+fn proposed(
+    episode: &Episode,
+    questions: &[&Question],
+    at: usize,
+    config: &HypothesisConfig,
+    pruning: &Pruning,
+) -> Result<Vec<bool>, EngineError> {
+    let planner = PlannerPolicy::new(pruning.proposal_beta)?;
+    let mut session = Inference::for_episode(episode, &planner, config)?;
+    for action in &episode.actions[..at] {
+        session.push(action)?;
+    }
+    let posterior = session.posterior();
+    let mut keep = vec![false; session.hypothesis_count()];
+    for option in questions.iter().flat_map(|q| &q.options) {
+        let mut claim: Vec<Proposition> = vec![option.claim.about];
+        claim.extend(option.claim.given);
+        let weights = posterior.hypothesis_log_weights(&claim);
+        let mut ranked: Vec<usize> = (0..weights.len())
+            .filter(|&i| weights[i] > f64::NEG_INFINITY)
+            .collect();
+        // Stable: equal weights keep enumeration order, so the choice is deterministic.
+        ranked.sort_by(|&a, &b| weights[b].total_cmp(&weights[a]));
+        for i in ranked.into_iter().take(pruning.per_option.max(1)) {
+            keep[i] = true;
+        }
+    }
+    Ok(keep)
 }
 
 fn answer_due(
@@ -119,20 +202,23 @@ fn answer_due(
     }
 }
 
-/// Runs [`infer_episode`] over many episodes in parallel, calling `on_done` after each
-/// (for progress bars). Results are in input order and identical to a sequential run.
+/// Runs [`infer_episode`] over many episodes in parallel (one after another for policies
+/// that ask for it, [`Policy::serial`]), calling `on_done` after each (for progress bars).
+/// Results are in input order and identical to a sequential run.
 pub fn infer_all(
     episodes: &[Episode],
     policy: &dyn Policy,
     options: &BatchOptions,
     on_done: &(dyn Fn() + Sync),
 ) -> Vec<Result<EpisodeInference, EngineError>> {
-    episodes
-        .par_iter()
-        .map(|e| {
-            let result = infer_episode(e, policy, options);
-            on_done();
-            result
-        })
-        .collect()
+    let run = |e: &Episode| {
+        let result = infer_episode(e, policy, options);
+        on_done();
+        result
+    };
+    if policy.serial() {
+        episodes.iter().map(run).collect()
+    } else {
+        episodes.par_iter().map(run).collect()
+    }
 }

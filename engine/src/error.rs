@@ -36,6 +36,18 @@ pub enum EngineError {
         /// The action scored.
         action: String,
     },
+    /// A policy could not score an action (a language model failed, say).
+    #[error("policy {policy} failed at step {step} ({action}): {reason}")]
+    PolicyFailed {
+        /// The policy's name.
+        policy: String,
+        /// 0-based step.
+        step: usize,
+        /// The action scored.
+        action: String,
+        /// What went wrong.
+        reason: String,
+    },
     /// The episode generator could not build an episode.
     #[error("generating episode {index}: {reason}")]
     Generation {

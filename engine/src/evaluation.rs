@@ -259,6 +259,9 @@ pub struct Evaluation {
     /// Questions of a text input that could not be read (not scored), for text inputs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unreadable: Option<usize>,
+    /// What answering cost, when the caller measured it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::CostSummary>,
 }
 
 impl Evaluation {
@@ -304,6 +307,7 @@ impl Evaluation {
             abstention: (has_unknowable || margin > 0.0).then(|| Abstention::new(outcomes, margin)),
             calibration: None,
             unreadable: None,
+            cost: None,
         }
     }
 

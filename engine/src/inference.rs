@@ -148,19 +148,37 @@ impl<'a> Inference<'a> {
                 reason: why.describe(world),
             });
         }
-        let log_likelihoods: Vec<f64> = self
+        let situations: Vec<Situation<'_>> = self
             .hypotheses
-            .par_iter()
-            .map(|h| {
-                let situation = Situation {
-                    world,
-                    state: &self.state,
-                    goal: h.goal,
-                    belief: &self.beliefs[h.goal.index()][h.belief],
-                };
-                self.policy.log_prob(&situation, action)
+            .iter()
+            .map(|h| Situation {
+                world,
+                state: &self.state,
+                goal: h.goal,
+                belief: &self.beliefs[h.goal.index()][h.belief],
             })
             .collect();
+        let log_likelihoods =
+            self.policy
+                .log_probs(&situations, action)
+                .map_err(|e| EngineError::PolicyFailed {
+                    policy: self.policy.name().to_string(),
+                    step: self.steps,
+                    action: action.describe(world),
+                    reason: e.to_string(),
+                })?;
+        if log_likelihoods.len() != self.hypotheses.len() {
+            return Err(EngineError::PolicyFailed {
+                policy: self.policy.name().to_string(),
+                step: self.steps,
+                action: action.describe(world),
+                reason: format!(
+                    "{} scores for {} hypotheses",
+                    log_likelihoods.len(),
+                    self.hypotheses.len()
+                ),
+            });
+        }
         if log_likelihoods.iter().any(|l| l.is_nan()) {
             return Err(EngineError::NotANumber {
                 policy: self.policy.name().to_string(),
@@ -192,6 +210,27 @@ impl<'a> Inference<'a> {
                     belief.observe(world, ClassId::new(class), observation);
                 }
             });
+    }
+
+    /// Keeps only the joint hypotheses for which `keep(index)` is true, where `index`
+    /// counts the hypotheses the session holds, in order (in a new session: goals in the
+    /// order given, each with every starting belief of [`belief_hypotheses`]). The rest leave the posterior, and later steps no longer score them: a
+    /// costly policy runs on the hypotheses a cheaper one found worth scoring.
+    pub fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
+        let kept: Vec<(Hypothesis, f64)> = self
+            .hypotheses
+            .iter()
+            .zip(&self.log_weights)
+            .enumerate()
+            .filter(|&(index, _)| keep(index))
+            .map(|(_, (&h, &w))| (h, w))
+            .collect();
+        (self.hypotheses, self.log_weights) = kept.into_iter().unzip();
+    }
+
+    /// How many joint hypotheses the session holds.
+    pub fn hypothesis_count(&self) -> usize {
+        self.hypotheses.len()
     }
 
     /// How many actions have been pushed.

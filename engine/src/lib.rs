@@ -39,6 +39,7 @@ mod answer;
 mod batch;
 mod belief;
 pub mod calibrate;
+mod cost;
 mod error;
 pub mod evaluation;
 pub mod generate;
@@ -49,16 +50,25 @@ mod policy;
 mod posterior;
 pub mod report;
 pub mod rng;
+pub mod stats;
+pub mod variance;
 
 pub use answer::{answer, Answer};
 pub use batch::{
-    hypotheses_at, infer_all, infer_episode, BatchOptions, EpisodeInference, TraceStep,
+    hypotheses_at, infer_all, infer_episode, BatchOptions, EpisodeInference, Pruning, TraceStep,
 };
 pub use belief::Belief;
+pub use cost::{CostSummary, QuestionCost};
 pub use error::EngineError;
 pub use hypothesis::{
     belief_hypotheses, BeliefHypothesis, Hypothesis, HypothesisConfig, InitialBelief,
 };
 pub use inference::Inference;
-pub use policy::{ActionCosts, PlannerPolicy, Policy, Situation, DEFAULT_BETA};
+pub use policy::lm::{
+    LmPolicy, PromptStyle, PromptTemplate, TextRequest, TextScore, TextScorer, TokenReduction,
+};
+pub use policy::{
+    ActionCosts, HybridPolicy, PlannerPolicy, Policy, PolicyFailure, PolicyWork, Situation,
+    DEFAULT_BETA,
+};
 pub use posterior::{Posterior, RankedHypothesis};

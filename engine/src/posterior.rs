@@ -92,13 +92,18 @@ impl<'a> Posterior<'a> {
     /// each hypothesis; a belief about another class does not affect the agent's actions,
     /// so it has its prior, updated only by what the agent has seen.
     pub fn log_probability(&self, all: &[Proposition]) -> f64 {
-        let terms: Vec<f64> = self
-            .hypotheses
+        log_sum_exp(&self.hypothesis_log_weights(all)) - self.log_total
+    }
+
+    /// For each joint hypothesis, in the session's order: the log of its posterior weight
+    /// times the probability that every proposition in `all` holds under it (−∞ where
+    /// they cannot). Unnormalised: only comparisons between hypotheses are meaningful.
+    pub fn hypothesis_log_weights(&self, all: &[Proposition]) -> Vec<f64> {
+        self.hypotheses
             .iter()
             .zip(self.log_weights)
             .map(|(h, w)| w + self.log_probability_given(all, h))
-            .collect();
-        log_sum_exp(&terms) - self.log_total
+            .collect()
     }
 
     /// P(`about` | `given`), or `None` when `given` has probability zero.

@@ -8,6 +8,7 @@ use bip_episodes::{option_letter, Episode, Expected, World};
 
 use crate::answer::Answer;
 use crate::batch::{EpisodeInference, TraceStep};
+use crate::cost::QuestionCost;
 use crate::hypothesis::InitialBelief;
 
 /// The whole report: `{"episodes": [...], "summary": {...}}`.
@@ -72,6 +73,9 @@ pub struct QuestionReport {
     /// Whether the answer is right (abstaining is right on an unknowable question);
     /// `null` without an expectation.
     pub correct: Option<bool>,
+    /// What answering it cost (time, hypotheses, LM tokens).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<QuestionCost>,
 }
 
 /// The posterior after one step.
@@ -120,7 +124,11 @@ impl EpisodeReport {
                 .questions
                 .iter()
                 .zip(&inference.answers)
-                .map(|(q, a)| question_report(q, a, abstain_below))
+                .enumerate()
+                .map(|(i, (q, a))| QuestionReport {
+                    cost: inference.costs.get(i).copied(),
+                    ..question_report(q, a, abstain_below)
+                })
                 .collect(),
             trace: inference
                 .trace
@@ -185,6 +193,7 @@ fn question_report(
             .collect(),
         margin: answer.margin,
         expected,
+        cost: None,
     }
 }
 

@@ -72,19 +72,19 @@ impl LlamaConfig {
         if let Some((name, _)) = sizes.iter().find(|(_, v)| *v == 0) {
             return Err(ModelError::Config(format!("{name} is 0")));
         }
-        if self.hidden_size % self.num_heads != 0 {
+        if !self.hidden_size.is_multiple_of(self.num_heads) {
             return Err(ModelError::Config(format!(
                 "hidden_size {} is not a multiple of num_heads {}",
                 self.hidden_size, self.num_heads
             )));
         }
-        if self.num_heads % self.num_kv_heads != 0 {
+        if !self.num_heads.is_multiple_of(self.num_kv_heads) {
             return Err(ModelError::Config(format!(
                 "num_heads {} is not a multiple of num_kv_heads {}",
                 self.num_heads, self.num_kv_heads
             )));
         }
-        if self.head_dim() % 2 != 0 {
+        if !self.head_dim().is_multiple_of(2) {
             return Err(ModelError::Config(format!(
                 "head width {} is odd; rotary embeddings need pairs",
                 self.head_dim()

@@ -91,6 +91,16 @@ pub enum ModelError {
     /// The backend returned tensor data of an unexpected element type.
     #[error("backend: {0}")]
     Backend(String),
+    /// Models combined in one score do not fit together (tokenizers, vocabulary sizes).
+    #[error("{first} and {second} cannot be combined: {problem}")]
+    Incompatible {
+        /// The first model's file or folder, with its role.
+        first: String,
+        /// The second model's file or folder, with its role.
+        second: String,
+        /// What differs, with both values.
+        problem: String,
+    },
     /// A scoring or generation request is malformed.
     #[error("request {index}: {problem}")]
     BadRequest {

@@ -14,6 +14,13 @@
 //!   prompts ([`Scored`]), optionally with full-vocabulary logits; a [`PrefixCache`] kept
 //!   across calls computes each shared prompt prefix once; suffixes run in batches.
 //! - [`LanguageModel::generate`] decodes greedily.
+//! - [`LoraAdapter`] reads and writes PEFT LoRA adapters; [`LanguageModel::load_with_adapter`]
+//!   merges one into the weights at load, identically for GGUF and Hugging Face models.
+//! - [`LoraTrainer`] post-trains a LoRA adapter on a frozen base model (burn autodiff;
+//!   loss on the continuation's tokens only, AdamW, cosine schedule) from [`TextPair`]s
+//!   and returns the best epoch's [`LoraAdapter`].
+//! - [`WeakToStrong`] scores with three models sharing a tokenizer (large, small expert,
+//!   small naive), per token `log_softmax(s_L + α (s_E − s_N))` over the whole vocabulary.
 //! - Models run on [`backend::Cpu`] (burn-flex), or `backend::Cuda` with the `cuda`
 //!   feature. [`resolve_model`] maps a path or an alias (`smollm2-135m`, fetched by
 //!   `scripts/fetch-models.sh`) to a file.
@@ -51,12 +58,16 @@ mod error;
 mod generate;
 mod info;
 pub mod load;
+pub mod lora;
 mod model;
 mod nn;
 mod prefix;
 mod score;
+mod softmax;
 pub mod tokenizer;
+pub mod train;
 mod transformer;
+mod w2s;
 mod weights;
 
 #[cfg(test)]
@@ -64,6 +75,8 @@ mod testutil;
 
 /// The burn crate this one is built on (for the `Backend` trait and tensors).
 pub use burn;
+/// Reverse-mode autodiff over a backend, for training ([`LoraTrainer`]).
+pub use burn_autodiff::Autodiff;
 
 pub use alias::{alias_path, models_dir, resolve_model, MODEL_ALIASES};
 pub use cache::KvCache;
@@ -71,13 +84,16 @@ pub use config::LlamaConfig;
 pub use error::{ModelError, Result};
 pub use generate::{generate_greedy, Generation};
 pub use info::{ModelInfo, TokenizerInfo};
+pub use lora::{LoraAdapter, LoraConfig, LoraModule, LoraPair};
 pub use model::LanguageModel;
 pub use prefix::{CacheStats, PrefixCache, DEFAULT_CACHE_TOKENS};
 pub use score::{
     score_tokens, ScoreOptions, ScoreRequest, Scored, TokenRequest, DEFAULT_MAX_BATCH_TOKENS,
 };
 pub use tokenizer::{ChatTemplate, Tokenizer};
+pub use train::{LoraTrainer, TextPair, TokenPair, TrainEvent, TrainOptions, TrainOutcome};
 pub use transformer::Transformer;
+pub use w2s::{W2sStats, WeakToStrong};
 pub use weights::{canonical_tensors, MemoryWeights, WeightSource};
 
 #[cfg(test)]

@@ -9,12 +9,14 @@ use burn::tensor::backend::Backend;
 use crate::config::LlamaConfig;
 use crate::error::Result;
 use crate::generate::{generate_greedy, Generation};
-use crate::info::{prepare, ModelInfo, Opened};
+use crate::info::{prepare, ModelInfo, Opened, Prepared};
 use crate::load::gguf::GgufWeights;
+use crate::lora::{AdaptedWeights, LoraAdapter};
 use crate::prefix::PrefixCache;
 use crate::score::{score_tokens, ScoreOptions, ScoreRequest, Scored, TokenRequest};
 use crate::tokenizer::Tokenizer;
 use crate::transformer::Transformer;
+use crate::weights::WeightSource;
 
 /// Distinguishes loaded models, so that a prefix cache is never reused across models.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -43,22 +45,44 @@ impl<B: Backend> LanguageModel<B> {
     /// truncated files, unsupported architectures or tensor types, missing or misshapen
     /// tensors, a tokenizer that cannot be built.
     pub fn load(path: &Path, device: &B::Device) -> Result<Self> {
-        let prepared = prepare(path)?;
-        let transformer = match prepared.opened {
-            Opened::Gguf(file) => {
-                let mut source = GgufWeights::new(&file, &prepared.config)?;
-                Transformer::from_weights(&prepared.config, &mut source, device)?
-            }
-            Opened::Hf(mut weights) => {
-                Transformer::from_weights(&prepared.config, &mut weights, device)?
-            }
+        Self::load_inner(path, None, device)
+    }
+
+    /// Like [`LanguageModel::load`], with a LoRA adapter merged into the weights
+    /// (`W + scale · B · A` for every targeted module), in the same row order whether the
+    /// model is a GGUF file or a Hugging Face folder. Read the adapter with
+    /// [`LoraAdapter::load`].
+    ///
+    /// # Errors
+    ///
+    /// As [`LanguageModel::load`], and [`crate::ModelError::BadTensor`] naming the
+    /// adapter's tensor when it does not fit the model (a layer out of range, a shape that
+    /// differs; both shapes given), before any weight is read.
+    pub fn load_with_adapter(
+        path: &Path,
+        adapter: &LoraAdapter,
+        device: &B::Device,
+    ) -> Result<Self> {
+        Self::load_inner(path, Some(adapter), device)
+    }
+
+    fn load_inner(path: &Path, adapter: Option<&LoraAdapter>, device: &B::Device) -> Result<Self> {
+        let Prepared {
+            opened,
+            config,
+            tokenizer,
+            info,
+        } = prepare(path)?;
+        let transformer = match opened {
+            Opened::Gguf(file) => build(
+                &config,
+                &mut GgufWeights::new(&file, &config)?,
+                adapter,
+                device,
+            )?,
+            Opened::Hf(mut weights) => build(&config, &mut weights, adapter, device)?,
         };
-        Ok(Self::from_parts(
-            transformer,
-            prepared.tokenizer,
-            prepared.config,
-            prepared.info,
-        ))
+        Ok(Self::from_parts(transformer, tokenizer, config, info))
     }
 
     /// A model from its parts (for models built in memory).
@@ -164,5 +188,21 @@ impl<B: Backend> LanguageModel<B> {
     /// The chat prompt for a single user message, when the model has a known template.
     pub fn chat_prompt(&self, message: &str) -> Option<String> {
         self.tokenizer.chat_template().render_user(message)
+    }
+}
+
+/// The decoder of `config` from `source`, with `adapter` merged when given.
+fn build<B: Backend>(
+    config: &LlamaConfig,
+    source: &mut dyn WeightSource,
+    adapter: Option<&LoraAdapter>,
+    device: &B::Device,
+) -> Result<Transformer<B>> {
+    match adapter {
+        None => Transformer::from_weights(config, source, device),
+        Some(adapter) => {
+            let mut adapted = AdaptedWeights::new(source, adapter, config)?;
+            Transformer::from_weights(config, &mut adapted, device)
+        }
     }
 }

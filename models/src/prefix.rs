@@ -24,6 +24,16 @@ pub struct CacheStats {
     pub computed_tokens: u64,
     /// Entries dropped to stay within the budget.
     pub evictions: u64,
+    /// Positions computed after the cached prefixes by the scoring calls that used this
+    /// cache (rests of prompts and continuations; padding not counted).
+    pub suffix_tokens: u64,
+}
+
+impl CacheStats {
+    /// Every position the model computed: prefix positions plus suffix positions.
+    pub fn tokens_computed(&self) -> u64 {
+        self.computed_tokens + self.suffix_tokens
+    }
 }
 
 struct Entry<B: Backend> {
@@ -109,6 +119,11 @@ impl<B: Backend> PrefixCache<B> {
             .map(|e| common_prefix(&e.tokens, tokens))
             .max()
             .unwrap_or(0)
+    }
+
+    /// Counts `n` suffix positions computed by a scoring call.
+    pub(crate) fn count_suffix_tokens(&mut self, n: usize) {
+        self.stats.suffix_tokens += n as u64;
     }
 
     /// Ties the cache to model `id`, clearing it if it was used with another model.

@@ -16,6 +16,7 @@ use burn::tensor::{Int, Tensor, TensorData};
 
 use crate::error::{ModelError, Result};
 use crate::prefix::{common_prefix, PrefixCache};
+use crate::softmax::log_softmax_rows;
 use crate::transformer::Transformer;
 
 /// Default bound on `batch × longest suffix` per forward pass.
@@ -148,6 +149,7 @@ pub fn score_tokens<B: Backend>(
             })
             .collect();
         suffixes.sort_by_key(|s| std::cmp::Reverse(s.tokens.len()));
+        cache.count_suffix_tokens(suffixes.iter().map(|s| s.tokens.len()).sum());
         let mut start = 0;
         while start < suffixes.len() {
             // Longest first; a batch ends at the token budget, or where padding to its
@@ -289,7 +291,7 @@ fn run_batch<B: Backend>(
         for k in 0..s.cont_len {
             // Position cont_start + k - 1 predicts continuation token k.
             rows.push((b * width + s.cont_start + k - 1) as i32);
-            targets.push(s.tokens[s.cont_start + k] as i32);
+            targets.push(s.tokens[s.cont_start + k]);
         }
     }
     let picked_rows = rows.len();
@@ -306,19 +308,12 @@ fn run_batch<B: Backend>(
     let rows = Tensor::<B, 1, Int>::from_data(TensorData::new(rows, [picked_rows]), &device);
     let picked = hidden.reshape([n * width, hidden_size]).select(0, rows);
     let logits = model.logits(picked);
-    let targets = Tensor::<B, 1, Int>::from_data(TensorData::new(targets, [picked_rows]), &device);
-    // log p(target) = logit(target) - logsumexp(logits), without materialising the whole
-    // log-softmax.
-    let max = logits.clone().max_dim(1);
-    let lse = (logits.clone() - max.clone()).exp().sum_dim(1).log() + max;
-    let logprobs = (logits.clone().gather(1, targets.reshape([picked_rows, 1])) - lse).into_data();
-    let logprobs = ModelError::read_back(logprobs)?;
-    let all_logits = if full_logits {
-        Some(ModelError::read_back(logits.into_data())?)
-    } else {
-        None
-    };
     let vocab = model.vocab_size();
+    // The logits come to the host once; a fused, row-parallel log-softmax there beats the
+    // backend's separate max, exp, sum and log passes.
+    let all_logits = ModelError::read_back(logits.into_data())?;
+    let logprobs = log_softmax_rows(&all_logits, vocab, &targets);
+    let all_logits = full_logits.then_some(all_logits);
     let mut out = Vec::with_capacity(n);
     let mut at = 0;
     for s in batch {

@@ -300,3 +300,21 @@ pub(crate) fn write_tiny_hf(
     let tok_cfg = serde_json::json!({"chat_template": CHATML, "eos_token": "<|im_end|>"});
     std::fs::write(dir.join("tokenizer_config.json"), tok_cfg.to_string()).unwrap();
 }
+
+/// Writes the tiny model of `config` (seed `seed`) in `dir` both as `tiny.gguf` and as a
+/// Hugging Face folder `hf/` holding the same weights; returns both paths and the weights.
+pub(crate) fn write_tiny_gguf_and_hf(
+    dir: &Path,
+    config: &LlamaConfig,
+    seed: u64,
+) -> (PathBuf, PathBuf, MemoryWeights) {
+    let gguf = dir.join("tiny.gguf");
+    let truth = write_tiny_gguf(&gguf, config, seed);
+    let file = crate::load::gguf::GgufFile::open(&gguf).unwrap();
+    let tokenizer = crate::tokenizer::from_gguf(&file).unwrap();
+    let json = tokenizer.inner().to_string(false).unwrap();
+    let hf = dir.join("hf");
+    std::fs::create_dir_all(&hf).unwrap();
+    write_tiny_hf(&hf, config, &truth, "llama", &json);
+    (gguf, hf, truth)
+}

@@ -9,7 +9,7 @@ use clap::Args;
 
 use bip::engine::evaluation::{risk_coverage, Evaluation, Outcome};
 use bip::engine::report::predictions;
-use bip::engine::{infer_all, BatchOptions};
+use bip::engine::{infer_all, BatchOptions, CostSummary};
 use bip::episodes::import::mmtom::read_jsonl;
 use bip::io::{read_episodes, write_atomically};
 use bip::plot::reliability_svg;
@@ -100,19 +100,25 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    let options = BatchOptions {
+        pruning: args.policy.pruning()?,
+        ..BatchOptions::default()
+    };
     let progress = Progress::new("inferring", episodes.len());
-    let results = infer_all(
-        &episodes,
-        policy.as_ref(),
-        &BatchOptions::default(),
-        &|| progress.tick(),
-    );
+    let results = infer_all(&episodes, policy.as_ref(), &options, &|| progress.tick());
+    let mut costs = Vec::new();
     let mut outcomes = Vec::new();
     let mut lines = String::new();
     for (episode, result) in episodes.iter().zip(results) {
         let inference =
             result.with_context(|| format!("episode {}: inference failed", episode.id))?;
-        for (question, answer) in episode.questions.iter().zip(&inference.answers) {
+        for ((question, answer), cost) in episode
+            .questions
+            .iter()
+            .zip(&inference.answers)
+            .zip(&inference.costs)
+        {
+            costs.push(*cost);
             if let Some(expected) = question.expected {
                 outcomes.push(Outcome {
                     episode: episode.id.clone(),
@@ -132,6 +138,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     if args.format == InputFormat::Mmtom {
         evaluation.unreadable = Some(unreadable);
     }
+    evaluation.cost = Some(CostSummary::of(&costs));
     if args.calibration_report || args.plot.is_some() {
         evaluation = evaluation.with_calibration(&outcomes);
     }

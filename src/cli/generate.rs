@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::engine::generate::{generate, GenerateOptions, QuestionType};
+use bip::engine::generate::{generate, generate_training_pairs, GenerateOptions, QuestionType};
+use bip::engine::PromptTemplate;
 use bip::io::write_atomically;
 
 /// Arguments of `bip generate`.
@@ -19,8 +20,13 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Output file, one episode per line (`bip-episode/1`).
-    #[arg(long, short)]
-    out: PathBuf,
+    #[arg(long, short, required_unless_present = "training_pairs")]
+    out: Option<PathBuf>,
+    /// Also (or only) write training pairs for `bip train`: one line per step of each
+    /// episode, `{"prompt": ..., "action": ...}`, the prompt rendering the agent's true goal
+    /// and belief in the LM policy's template, the action the text it scores.
+    #[arg(long, value_name = "FILE.jsonl")]
+    training_pairs: Option<PathBuf>,
     /// Question types to generate, used in turn (default: all seven), e.g. `1.1,2.3`.
     #[arg(long, value_delimiter = ',')]
     types: Vec<String>,
@@ -55,19 +61,37 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         unknowable: args.unknowable,
         ..GenerateOptions::default()
     };
-    let episodes = generate(&options, args.n).context("generation failed")?;
-    let mut text = String::new();
-    for episode in &episodes {
-        text.push_str(
-            &serde_json::to_string(&episode.to_file()).context("serialising an episode")?,
+    if let Some(out) = &args.out {
+        let episodes = generate(&options, args.n).context("generation failed")?;
+        let mut text = String::new();
+        for episode in &episodes {
+            text.push_str(
+                &serde_json::to_string(&episode.to_file()).context("serialising an episode")?,
+            );
+            text.push('\n');
+        }
+        write_atomically(out, text.as_bytes())?;
+        eprintln!(
+            "bip: wrote {} episodes to {}",
+            episodes.len(),
+            out.display()
         );
-        text.push('\n');
     }
-    write_atomically(&args.out, text.as_bytes())?;
-    eprintln!(
-        "bip: wrote {} episodes to {}",
-        episodes.len(),
-        args.out.display()
-    );
+    if let Some(path) = &args.training_pairs {
+        let pairs = generate_training_pairs(&options, args.n, &PromptTemplate::default())
+            .context("generation failed")?;
+        let mut text = String::new();
+        for pair in &pairs {
+            text.push_str(&serde_json::to_string(pair).context("serialising a training pair")?);
+            text.push('\n');
+        }
+        write_atomically(path, text.as_bytes())?;
+        eprintln!(
+            "bip: wrote {} training pairs from {} episodes to {}",
+            pairs.len(),
+            args.n,
+            path.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

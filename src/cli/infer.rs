@@ -47,6 +47,7 @@ pub fn run(args: &InferArgs) -> anyhow::Result<ExitCode> {
     let policy = args.policy.build()?;
     let options = BatchOptions {
         trace_top: args.trace.then_some(args.trace_top),
+        pruning: args.policy.pruning()?,
         ..BatchOptions::default()
     };
     let mut episodes = Vec::with_capacity(args.files.len());

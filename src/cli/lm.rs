@@ -3,13 +3,15 @@
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 
 use bip::models::backend::Cpu;
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::{
     resolve_model, LanguageModel, ModelInfo, PrefixCache, ScoreOptions, ScoreRequest,
 };
+
+use super::lm_load::Device;
 
 /// Arguments of `bip lm`.
 #[derive(Debug, Args)]
@@ -28,15 +30,6 @@ enum LmCommand {
     Inspect(InspectArgs),
 }
 
-/// Where a model runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Device {
-    /// The CPU (burn-flex).
-    Cpu,
-    /// The first CUDA GPU (needs a build with `--features cuda`).
-    Cuda,
-}
-
 #[derive(Debug, Args)]
 struct ModelArgs {
     /// A GGUF file, a Hugging Face folder, or an alias (smollm2-135m, fetched by
@@ -46,6 +39,10 @@ struct ModelArgs {
     /// Where to run the model.
     #[arg(long, value_enum, default_value_t = Device::Cpu)]
     device: Device,
+    /// A PEFT LoRA adapter folder (adapter_config.json, adapter_model.safetensors) merged
+    /// into the model's weights at load.
+    #[arg(long, value_name = "DIR")]
+    adapter: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -104,7 +101,7 @@ pub fn run(args: &LmArgs) -> anyhow::Result<ExitCode> {
                 #[cfg(feature = "cuda")]
                 return score::<bip::models::backend::Cuda>(a, &Default::default());
                 #[cfg(not(feature = "cuda"))]
-                no_cuda()
+                Err(super::lm_load::no_cuda())
             }
         },
         LmCommand::Generate(a) => match a.model.device {
@@ -113,20 +110,14 @@ pub fn run(args: &LmArgs) -> anyhow::Result<ExitCode> {
                 #[cfg(feature = "cuda")]
                 return generate::<bip::models::backend::Cuda>(a, &Default::default());
                 #[cfg(not(feature = "cuda"))]
-                no_cuda()
+                Err(super::lm_load::no_cuda())
             }
         },
     }
 }
 
-#[cfg(not(feature = "cuda"))]
-fn no_cuda() -> anyhow::Result<ExitCode> {
-    anyhow::bail!("--device cuda: this bip was built without CUDA (rebuild with --features cuda)")
-}
-
-fn load<B: Backend>(model: &str, device: &B::Device) -> anyhow::Result<LanguageModel<B>> {
-    let path = resolve_model(model)?;
-    LanguageModel::load(&path, device).with_context(|| format!("loading model {}", path.display()))
+fn load<B: Backend>(args: &ModelArgs, device: &B::Device) -> anyhow::Result<LanguageModel<B>> {
+    super::lm_load::load(&args.model, args.adapter.as_deref(), device)
 }
 
 fn chat_or_plain<B: Backend>(
@@ -143,7 +134,7 @@ fn chat_or_plain<B: Backend>(
 }
 
 fn score<B: Backend>(args: &ScoreArgs, device: &B::Device) -> anyhow::Result<ExitCode> {
-    let model = load::<B>(&args.model.model, device)?;
+    let model = load::<B>(&args.model, device)?;
     let prompt = chat_or_plain(&model, &args.prompt, args.chat)?;
     let request = ScoreRequest {
         prompt: &prompt,
@@ -182,7 +173,7 @@ fn score<B: Backend>(args: &ScoreArgs, device: &B::Device) -> anyhow::Result<Exi
 }
 
 fn generate<B: Backend>(args: &GenerateArgs, device: &B::Device) -> anyhow::Result<ExitCode> {
-    let model = load::<B>(&args.model.model, device)?;
+    let model = load::<B>(&args.model, device)?;
     let prompt = chat_or_plain(&model, &args.prompt, args.chat)?;
     let (generation, text) = model
         .generate(&prompt, args.max_tokens)

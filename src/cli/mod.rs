@@ -6,9 +6,14 @@ mod generate;
 mod import;
 mod infer;
 mod lm;
+mod lm_load;
 mod policy;
 mod progress;
 mod render;
+mod theme;
+mod train;
+mod variance;
+mod variance_render;
 mod virtualhome;
 
 use std::process::ExitCode;
@@ -40,6 +45,12 @@ enum Command {
     Export(virtualhome::ExportArgs),
     /// Score text with, generate from, or inspect a language model (GGUF or Hugging Face).
     Lm(lm::LmArgs),
+    /// List, show and apply thematic variants of the vocabulary (Andersen, Egypt, ...).
+    Theme(theme::ThemeArgs),
+    /// Accuracy across themes of the same questions, with paired tests against Apartment.
+    Variance(variance::VarianceArgs),
+    /// Post-train a LoRA adapter on (prompt, action) pairs (`bip generate --training-pairs`).
+    Train(train::TrainArgs),
 }
 
 /// Parses the command line and runs the command.
@@ -53,5 +64,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Import(args) => import::run(&args),
         Command::Export(args) => virtualhome::export_run(&args),
         Command::Lm(args) => lm::run(&args),
+        Command::Theme(args) => theme::run(&args),
+        Command::Variance(args) => variance::run(&args),
+        Command::Train(args) => train::run(&args),
     }
 }

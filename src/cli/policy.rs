@@ -1,4 +1,4 @@
-//! The policy options shared by `infer`, `eval` and `calibrate`.
+//! The policy options shared by `infer`, `eval`, `calibrate` and `variance`.
 
 use std::path::PathBuf;
 
@@ -6,13 +6,42 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 
 use bip::engine::calibrate::CalibrationFile;
-use bip::engine::{PlannerPolicy, Policy, DEFAULT_BETA};
+use bip::engine::{
+    HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate, Pruning,
+    TextScorer, TokenReduction, DEFAULT_BETA,
+};
+
+use super::lm_load::{self, Device};
 
 /// Which model of the agent scores its actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PolicyKind {
     /// Symbolic Boltzmann-rational belief-space planner (no weights).
     Planner,
+    /// A causal language model scores each action's text (BIP-ALM's way).
+    Lm,
+    /// Weak-to-strong: a large LM steered by a small expert against its naive twin.
+    W2s,
+    /// Product of the planner and a language model (weights --planner-weight, --lm-weight).
+    Hybrid,
+}
+
+/// How the LM turns an action's token log-probabilities into one score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReductionArg {
+    /// Mean per token (BIP-ALM).
+    Mean,
+    /// Sum: the whole text's log-probability.
+    Sum,
+}
+
+/// Wording of the LM prompts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StyleArg {
+    /// bip's plain-English lines.
+    Bip,
+    /// BIP-ALM's `state:` / `goal:` / `belief:` / `action:` fields.
+    BipAlm,
 }
 
 /// Policy flags.
@@ -28,12 +57,120 @@ pub struct PolicyArgs {
     /// A calibration file written by `bip calibrate`, whose β is used.
     #[arg(long, conflicts_with = "beta")]
     calibration: Option<PathBuf>,
+    /// Language model of the lm and hybrid policies: a GGUF file, a Hugging Face folder,
+    /// or an alias (smollm2-135m, fetched by scripts/fetch-models.sh).
+    #[arg(long, default_value = "smollm2-135m")]
+    model: String,
+    /// A PEFT LoRA adapter folder applied to --model.
+    #[arg(long)]
+    adapter: Option<PathBuf>,
+    /// Weak-to-strong: the large model L.
+    #[arg(long, required_if_eq("policy", "w2s"))]
+    large: Option<String>,
+    /// Weak-to-strong: the small expert E (post-trained).
+    #[arg(long, required_if_eq("policy", "w2s"))]
+    expert: Option<String>,
+    /// Weak-to-strong: a PEFT LoRA adapter that makes the expert from its base model.
+    #[arg(long)]
+    expert_adapter: Option<PathBuf>,
+    /// Weak-to-strong: the small naive model N (the expert before post-training).
+    #[arg(long, required_if_eq("policy", "w2s"))]
+    naive: Option<String>,
+    /// Weak-to-strong steering strength α in s_L + α (s_E − s_N).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    alpha: f64,
+    /// Where language models run.
+    #[arg(long, value_enum, default_value_t = Device::Cpu)]
+    device: Device,
+    /// How token log-probabilities become an action's score.
+    #[arg(long, value_enum, default_value_t = ReductionArg::Mean)]
+    lm_score: ReductionArg,
+    /// Wording of the LM prompts.
+    #[arg(long, value_enum, default_value_t = StyleArg::Bip)]
+    prompt_style: StyleArg,
+    /// Hybrid: weight of the planner's log-likelihood.
+    #[arg(long, default_value_t = 1.0)]
+    planner_weight: f64,
+    /// Hybrid: weight of the LM's log-likelihood.
+    #[arg(long, default_value_t = 1.0)]
+    lm_weight: f64,
+    /// LM policies: score only the N hypotheses the planner finds most probable for each
+    /// answer option (0: score every hypothesis, which is far slower).
+    #[arg(long, default_value_t = 2)]
+    prune_to: usize,
 }
 
 impl PolicyArgs {
-    /// Builds the policy the flags describe.
+    /// Builds the policy the flags describe (loading language models as needed).
     pub fn build(&self) -> anyhow::Result<Box<dyn Policy>> {
-        let beta = match (&self.calibration, self.beta) {
+        let beta = self.beta()?;
+        let planner = || -> anyhow::Result<Box<dyn Policy>> {
+            Ok(Box::new(
+                PlannerPolicy::new(beta).context("invalid --beta")?,
+            ))
+        };
+        match self.policy {
+            PolicyKind::Planner => planner(),
+            PolicyKind::Lm => Ok(Box::new(self.lm_policy(self.single_scorer()?))),
+            PolicyKind::W2s => Ok(Box::new(self.lm_policy(self.w2s_scorer()?))),
+            PolicyKind::Hybrid => {
+                let lm = Box::new(self.lm_policy(self.single_scorer()?));
+                Ok(Box::new(
+                    HybridPolicy::new(planner()?, lm, self.planner_weight, self.lm_weight)
+                        .context("invalid hybrid weights")?,
+                ))
+            }
+        }
+    }
+
+    /// The hypothesis pruning the flags ask for: none for the planner, whose every
+    /// hypothesis costs microseconds.
+    pub fn pruning(&self) -> anyhow::Result<Option<Pruning>> {
+        if self.policy == PolicyKind::Planner || self.prune_to == 0 {
+            return Ok(None);
+        }
+        Ok(Some(Pruning {
+            per_option: self.prune_to,
+            proposal_beta: self.beta()?,
+        }))
+    }
+
+    fn lm_policy(&self, scorer: Box<dyn TextScorer>) -> LmPolicy {
+        let template = PromptTemplate {
+            style: match self.prompt_style {
+                StyleArg::Bip => PromptStyle::Bip,
+                StyleArg::BipAlm => PromptStyle::BipAlm,
+            },
+        };
+        let reduction = match self.lm_score {
+            ReductionArg::Mean => TokenReduction::Mean,
+            ReductionArg::Sum => TokenReduction::Sum,
+        };
+        LmPolicy::with_options(scorer, template, reduction)
+    }
+
+    fn single_scorer(&self) -> anyhow::Result<Box<dyn TextScorer>> {
+        lm_load::scorer(self.device, &self.model, self.adapter.as_deref())
+    }
+
+    fn w2s_scorer(&self) -> anyhow::Result<Box<dyn TextScorer>> {
+        let (Some(large), Some(expert), Some(naive)) = (&self.large, &self.expert, &self.naive)
+        else {
+            bail!("--policy w2s needs --large, --expert and --naive");
+        };
+        lm_load::w2s_scorer(
+            self.device,
+            large,
+            expert,
+            self.expert_adapter.as_deref(),
+            naive,
+            self.alpha,
+        )
+    }
+
+    /// β from --beta, --calibration or the default.
+    fn beta(&self) -> anyhow::Result<f64> {
+        Ok(match (&self.calibration, self.beta) {
             (Some(path), _) => {
                 let text =
                     std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
@@ -51,11 +188,6 @@ impl PolicyArgs {
             }
             (None, Some(beta)) => beta,
             (None, None) => DEFAULT_BETA,
-        };
-        match self.policy {
-            PolicyKind::Planner => Ok(Box::new(
-                PlannerPolicy::new(beta).context("invalid --beta")?,
-            )),
-        }
+        })
     }
 }

@@ -112,6 +112,18 @@ pub fn evaluation(e: &Evaluation) -> String {
     if let Some(unreadable) = e.unreadable {
         let _ = writeln!(out, "unreadable questions: {unreadable}");
     }
+    if let Some(ratio) = e.cost.and_then(|c| c.sharing_ratio.map(|r| (c, r))) {
+        let (c, ratio) = ratio;
+        let _ = writeln!(
+            out,
+            "per question: {:.2} s, {:.1} hypotheses, {:.0} LM tokens run \
+             ({:.0} without sharing: {ratio:.1}× fewer)",
+            c.seconds_per_question,
+            c.hypotheses_per_question,
+            c.lm_tokens_per_question,
+            c.lm_tokens_unshared_per_question
+        );
+    }
     if let Some(a) = &e.abstention {
         let _ = write!(
             out,

@@ -6,12 +6,14 @@
 //! and belief questions are "thinks it is inside" half of the time.
 
 mod agent;
+mod pairs;
 mod question_type;
 mod scenario;
 mod unknowable;
 mod world;
 
 pub use agent::{simulate, Trajectory};
+pub use pairs::{generate_training_pairs, training_pairs, AgentTruth, TrainingPair};
 pub use question_type::QuestionType;
 pub use world::{random_world, OBJECT_CLASSES, ROOMS};
 
@@ -74,6 +76,18 @@ impl Default for GenerateOptions {
 /// [`EngineError::Generation`] if no scenario of the episode's type could be built (a bug
 /// in the generator, reported rather than hidden), or invalid options.
 pub fn generate_episode(options: &GenerateOptions, index: usize) -> Result<Episode, EngineError> {
+    generate_with_truth(options, index).map(|(episode, _)| episode)
+}
+
+/// Like [`generate_episode`], with what the episode file leaves out: the simulated
+/// agent's true goal, states and beliefs at every step ([`AgentTruth`]).
+///
+/// # Errors
+/// As [`generate_episode`].
+pub fn generate_with_truth(
+    options: &GenerateOptions,
+    index: usize,
+) -> Result<(Episode, AgentTruth), EngineError> {
     let fail = |reason: String| EngineError::Generation { index, reason };
     let kind = *options
         .types
@@ -140,8 +154,14 @@ pub fn generate_episode(options: &GenerateOptions, index: usize) -> Result<Episo
             actions: scenario.actions,
             questions: vec![scenario.question],
         };
+        let truth = AgentTruth {
+            goal: scenario.goal,
+            states: scenario.states,
+            beliefs: scenario.beliefs,
+        };
         // A round trip through the file format re-validates everything the generator made.
         return Episode::from_file(episode.to_file(), "generated")
+            .map(|episode| (episode, truth))
             .map_err(|e| fail(format!("invalid episode: {e}")));
     }
     Err(fail(format!(

@@ -38,6 +38,8 @@ pub struct Scenario {
     pub actions: Vec<Action>,
     /// The states before and after each of `actions`.
     pub states: Vec<State>,
+    /// The agent's belief at each of `states` (what it acted on next).
+    pub beliefs: Vec<Belief>,
     /// The question, asked after all of `actions`.
     pub question: Question,
 }
@@ -220,6 +222,7 @@ fn scenario(
         believed,
         actions: run.actions[..at].to_vec(),
         states: run.states[..=at].to_vec(),
+        beliefs: run.beliefs[..=at].to_vec(),
         question,
     }
 }

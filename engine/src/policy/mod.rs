@@ -1,8 +1,13 @@
 //! Policies: how likely an action is, given what the agent wants and thinks.
 
+mod hybrid;
+pub mod lm;
 mod planner;
 
+pub use hybrid::HybridPolicy;
 pub use planner::{ActionCosts, PlannerPolicy, DEFAULT_BETA};
+
+use rayon::prelude::*;
 
 use bip_episodes::{Action, ClassId, State, World};
 
@@ -21,6 +26,31 @@ pub struct Situation<'a> {
     pub belief: &'a Belief,
 }
 
+/// Why a policy could not score an action (a language model failing, say).
+pub type PolicyFailure = Box<dyn std::error::Error + Send + Sync>;
+
+/// Work a policy has done since it was made, for reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PolicyWork {
+    /// Language-model tokens run through the model (prefix-cache hits excluded).
+    pub lm_tokens: u64,
+    /// The tokens the same scoring would have run with no sharing at all: every
+    /// hypothesis at every step re-reading its whole prompt and action, as BIP-ALM does.
+    pub lm_tokens_unshared: u64,
+}
+
+impl PolicyWork {
+    /// The work done between `earlier` and `self`.
+    pub fn since(self, earlier: PolicyWork) -> PolicyWork {
+        PolicyWork {
+            lm_tokens: self.lm_tokens.saturating_sub(earlier.lm_tokens),
+            lm_tokens_unshared: self
+                .lm_tokens_unshared
+                .saturating_sub(earlier.lm_tokens_unshared),
+        }
+    }
+}
+
 /// A model of the agent: log P(action | goal, state, belief).
 ///
 /// Implementations must be deterministic and must return a finite value or
@@ -30,5 +60,38 @@ pub trait Policy: Send + Sync {
     fn name(&self) -> &str;
 
     /// log P(`action` | situation). `action` is possible in `situation.state`.
+    ///
+    /// Policies that can fail (see [`log_probs`](Self::log_probs)) return `NEG_INFINITY`
+    /// here on failure; sessions call `log_probs`, which reports it.
     fn log_prob(&self, situation: &Situation<'_>, action: &Action) -> f64;
+
+    /// log P(`action` | situation) for every situation of one step, in order.
+    ///
+    /// The default scores each situation on its own, in parallel. Policies that gain
+    /// from seeing a whole step at once (a language model batching its prompts) override
+    /// it.
+    ///
+    /// # Errors
+    /// Whatever stopped the policy from scoring.
+    fn log_probs(
+        &self,
+        situations: &[Situation<'_>],
+        action: &Action,
+    ) -> Result<Vec<f64>, PolicyFailure> {
+        Ok(situations
+            .par_iter()
+            .map(|s| self.log_prob(s, action))
+            .collect())
+    }
+
+    /// Work done so far (zero for policies without a language model).
+    fn work(&self) -> PolicyWork {
+        PolicyWork::default()
+    }
+
+    /// Whether episodes should be run one after another rather than in parallel: true
+    /// for policies that already use every core on each call and serialise calls.
+    fn serial(&self) -> bool {
+        false
+    }
 }

@@ -134,6 +134,35 @@ impl Tokenizer {
         self.inner.get_vocab_size(true)
     }
 
+    /// The first difference between this tokenizer's vocabulary and `other`'s, or `None`
+    /// when both spell every id alike and start prompts alike (what models must share to
+    /// have their logits combined).
+    ///
+    /// # Complexity
+    ///
+    /// One lookup per id: O(vocabulary).
+    pub fn vocabulary_difference(&self, other: &Tokenizer) -> Option<String> {
+        let (n, m) = (self.vocab_size(), other.vocab_size());
+        if n != m {
+            return Some(format!("vocabulary sizes differ: {n} and {m} tokens"));
+        }
+        for id in 0..n as u32 {
+            let (a, b) = (self.inner.id_to_token(id), other.inner.id_to_token(id));
+            if a != b {
+                let show = |t: Option<String>| t.map_or("no token".into(), |t| format!("{t:?}"));
+                return Some(format!("token {id} is {} and {}", show(a), show(b)));
+            }
+        }
+        let start = |t: &Tokenizer| t.bos.filter(|_| t.prepend_bos);
+        if start(self) != start(other) {
+            return Some(format!(
+                "prompts start differently: BOS {:?} (added: {}) and {:?} (added: {})",
+                self.bos, self.prepend_bos, other.bos, other.prepend_bos
+            ));
+        }
+        None
+    }
+
     /// The id of token `token`, if any.
     pub fn token_to_id(&self, token: &str) -> Option<u32> {
         self.inner.token_to_id(token)

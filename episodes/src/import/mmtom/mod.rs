@@ -49,5 +49,6 @@ mod script;
 mod steps;
 mod text;
 mod verbs;
+pub mod vocabulary;
 
 pub use record::{read_jsonl, read_record, read_text, MmtomRecord};

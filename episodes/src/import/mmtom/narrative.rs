@@ -142,7 +142,7 @@ struct Reader<'a> {
 }
 
 /// Words that are grammatical subjects, never places.
-const SUBJECTS: &[&str] = &["he", "she", "they", "him"];
+pub(super) const SUBJECTS: &[&str] = &["he", "she", "they", "him"];
 
 /// Words after "to" that make it an infinitive ("proceeds to do the same").
 const INFINITIVES: &[&str] = &["do", "perform", "carry"];

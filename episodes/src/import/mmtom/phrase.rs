@@ -96,7 +96,7 @@ pub(crate) enum Parse<T> {
 }
 
 /// Words that end a run of adjectives: they are grammar, not descriptions.
-const FUNCTION_WORDS: &[&str] = &[
+pub(super) const FUNCTION_WORDS: &[&str] = &[
     "a", "an", "the", "of", "with", "and", "or", "but", "on", "in", "inside", "to", "towards",
     "into", "from", "at", "by", "for", "is", "are", "was", "were", "be", "it", "them", "which",
     "that", "there", "he", "she", "they", "his", "her", "their", "its", "then", "as", "while",

@@ -24,7 +24,7 @@ use super::text::{span_text, tokenize, Token};
 use super::verbs::{is_negation, verb, Verb};
 
 /// Words that open a condition clause.
-const CONDITIONS: &[&str] = &[
+pub(super) const CONDITIONS: &[&str] = &[
     "if",
     "assuming",
     "suppose",

@@ -32,7 +32,7 @@ use super::resolve::{self, Context, Reading, Unresolved};
 use super::text::{sentences, span_text, Sentence, Token};
 
 /// Words that may follow an article without being a thing of the apartment.
-const NOT_THINGS: &[&str] = &[
+pub(super) const NOT_THINGS: &[&str] = &[
     "apartment",
     "house",
     "home",
@@ -46,20 +46,20 @@ const NOT_THINGS: &[&str] = &[
 ];
 
 /// Words that deny the things after them ("no apples", "without any plates").
-const NEGATIONS: &[&str] = &["no", "any", "without", "nor"];
+pub(super) const NEGATIONS: &[&str] = &["no", "any", "without", "nor"];
 
 /// Prepositions that put things in or on the place after them.
-const PLACE_PREPOSITIONS: &[&str] = &[
+pub(super) const PLACE_PREPOSITIONS: &[&str] = &[
     "in", "inside", "on", "within", "into", "onto", "atop", "upon",
 ];
 
 /// Words that start a new clause: a place after them is not where the things before are.
-const CLAUSE_WORDS: &[&str] = &[
+pub(super) const CLAUSE_WORDS: &[&str] = &[
     "and", "while", "but", "whereas", "however", "or", "although", "whilst",
 ];
 
 /// Words between a list of places and its things that mean "the last of them".
-const RELATIVE_WORDS: &[&str] = &[
+pub(super) const RELATIVE_WORDS: &[&str] = &[
     "which",
     "that",
     "with",

@@ -118,7 +118,7 @@ impl GgmlType {
     /// count is not a whole number of blocks.
     pub fn byte_size(self, elements: usize) -> Option<usize> {
         let (block, bytes) = self.block_layout()?;
-        if elements % block != 0 {
+        if !elements.is_multiple_of(block) {
             return None;
         }
         (elements / block).checked_mul(bytes)
@@ -141,7 +141,7 @@ const BLOCKS_PER_TASK: usize = 256;
 /// depend on the number of threads.
 pub fn dequantize(ty: GgmlType, data: &[u8]) -> Option<Vec<f32>> {
     let (block, bytes) = ty.block_layout()?;
-    if data.len() % bytes != 0 {
+    if !data.len().is_multiple_of(bytes) {
         return None;
     }
     let n_blocks = data.len() / bytes;

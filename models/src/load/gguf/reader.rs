@@ -217,7 +217,7 @@ impl GgufFile {
                     format!("type {} cannot be dequantized by bip", info.ty),
                 ))
             }
-            (Some((block, _)), Some(size)) if row % block == 0 => size as u64,
+            (Some((block, _)), Some(size)) if row.is_multiple_of(block) => size as u64,
             (Some((block, _)), _) => {
                 return Err(ModelError::tensor(
                     &self.path,

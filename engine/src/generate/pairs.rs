@@ -1,0 +1,123 @@
+//! Training pairs for post-training a language model as the agents' policy: every step of
+//! a generated episode rendered with the agent's *true* goal and belief (which the
+//! generator knows), and the action it then took, in the LM policy's own template.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use bip_episodes::{ClassId, Episode, State};
+
+use super::{generate_with_truth, GenerateOptions};
+use crate::belief::Belief;
+use crate::error::EngineError;
+use crate::policy::lm::PromptTemplate;
+use crate::policy::Situation;
+
+/// What a generated episode's file leaves out: the simulated agent's hidden truth.
+#[derive(Debug, Clone)]
+pub struct AgentTruth {
+    /// The class the agent wanted.
+    pub goal: ClassId,
+    /// `states[k]`: the state after `k` actions (one more than the episode's actions).
+    pub states: Vec<State>,
+    /// `beliefs[k]`: the belief the agent chose action `k` on.
+    pub beliefs: Vec<Belief>,
+}
+
+/// One supervised example: the prompt the LM policy would render, and the action text it
+/// scores after it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TrainingPair {
+    /// [`PromptTemplate::prompt`] of the step's true situation.
+    pub prompt: String,
+    /// [`PromptTemplate::action`] of the action taken.
+    pub action: String,
+}
+
+/// The pairs of one episode, one per action, in order.
+pub fn training_pairs(
+    episode: &Episode,
+    truth: &AgentTruth,
+    template: &PromptTemplate,
+) -> Vec<TrainingPair> {
+    let world = &episode.world;
+    episode
+        .actions
+        .iter()
+        .zip(truth.states.iter().zip(&truth.beliefs))
+        .map(|(action, (state, belief))| {
+            let situation = Situation {
+                world,
+                state,
+                goal: truth.goal,
+                belief,
+            };
+            TrainingPair {
+                prompt: template.prompt(&situation),
+                action: template.action(world, action),
+            }
+        })
+        .collect()
+}
+
+/// The pairs of episodes `0..count` of the stream `options` describes (the episodes
+/// `generate` makes with the same options), episode by episode: the same for a seed.
+///
+/// # Errors
+/// The first failing episode's error.
+pub fn generate_training_pairs(
+    options: &GenerateOptions,
+    count: usize,
+    template: &PromptTemplate,
+) -> Result<Vec<TrainingPair>, EngineError> {
+    let per_episode = (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let (episode, truth) = generate_with_truth(options, i)?;
+            Ok(training_pairs(&episode, &truth, template))
+        })
+        .collect::<Result<Vec<_>, EngineError>>()?;
+    Ok(per_episode.into_iter().flatten().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::generate;
+
+    #[test]
+    fn one_pair_per_action_in_the_policy_template_with_the_true_goal() {
+        let options = GenerateOptions::default();
+        let template = PromptTemplate::default();
+        let episodes = generate(&options, 7).expect("generate");
+        let pairs = generate_training_pairs(&options, 7, &template).expect("pairs");
+        let actions: usize = episodes.iter().map(|e| e.actions.len()).sum();
+        assert_eq!(pairs.len(), actions);
+        let (episode, truth) = generate_with_truth(&options, 3).expect("episode");
+        assert_eq!(episode.to_json(), episodes[3].to_json());
+        assert_eq!(truth.states.len(), episode.actions.len() + 1);
+        let first = &training_pairs(&episode, &truth, &template)[0];
+        let situation = Situation {
+            world: &episode.world,
+            state: &truth.states[0],
+            goal: truth.goal,
+            belief: &truth.beliefs[0],
+        };
+        assert_eq!(first.prompt, template.prompt(&situation));
+        assert_eq!(
+            first.action,
+            template.action(&episode.world, &episode.actions[0])
+        );
+        let goal = episode.world.class_name(truth.goal).replace('_', " ");
+        assert!(
+            first.prompt.contains(&format!("Goal: get the {goal}.")),
+            "{}",
+            first.prompt
+        );
+        // The same seed gives the same pairs.
+        assert_eq!(
+            generate_training_pairs(&options, 7, &template).expect("pairs"),
+            pairs
+        );
+    }
+}

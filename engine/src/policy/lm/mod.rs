@@ -1,0 +1,188 @@
+//! The language-model policy (BIP-ALM's): log P(action | goal, state, belief) is how
+//! likely a causal LM finds the action's text after a prompt that renders the rest.
+//!
+//! The LM itself sits behind [`TextScorer`] so that the engine does not depend on a
+//! tensor library; `bip` implements it for its burn-hosted models. The policy sees a
+//! whole step at once ([`Policy::log_probs`]): hypotheses that render to the same prompt
+//! are scored once, every (prompt, action) pair scored is remembered, and the prompts are
+//! built shared part first ([`PromptTemplate`]) so that the scorer's prefix cache computes
+//! the layout once per episode and the agent's whereabouts once per step.
+
+mod prompt;
+mod scorer;
+
+pub use prompt::{PromptStyle, PromptTemplate};
+pub use scorer::{TextRequest, TextScore, TextScorer};
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use bip_episodes::Action;
+
+use super::{Policy, PolicyFailure, PolicyWork, Situation};
+
+/// How the per-token log-probabilities of an action's text become its log-likelihood.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TokenReduction {
+    /// Their mean (BIP-ALM's choice): long and short action names compete evenly.
+    #[default]
+    Mean,
+    /// Their sum: the probability of the whole text.
+    Sum,
+}
+
+impl TokenReduction {
+    fn apply(self, logprobs: &[f64]) -> f64 {
+        let total: f64 = logprobs.iter().sum();
+        match self {
+            TokenReduction::Sum => total,
+            TokenReduction::Mean if logprobs.is_empty() => 0.0,
+            TokenReduction::Mean => total / logprobs.len() as f64,
+        }
+    }
+}
+
+/// Remembered (prompt, action) scores are dropped once there are this many, so that a
+/// long run's memory stays bounded (entries of finished episodes are of no further use).
+const MEMO_LIMIT: usize = 200_000;
+
+/// A remembered score.
+#[derive(Debug, Clone, Copy)]
+struct Memo {
+    log_prob: f64,
+    /// Prompt plus continuation tokens: what scoring it unshared costs.
+    tokens: u64,
+}
+
+/// A policy that scores actions with a causal language model.
+pub struct LmPolicy {
+    name: String,
+    scorer: Box<dyn TextScorer>,
+    template: PromptTemplate,
+    reduction: TokenReduction,
+    memo: Mutex<HashMap<(String, String), Memo>>,
+    unshared_tokens: AtomicU64,
+}
+
+impl LmPolicy {
+    /// A policy over `scorer` with the default template and mean reduction.
+    pub fn new(scorer: Box<dyn TextScorer>) -> Self {
+        Self::with_options(scorer, PromptTemplate::default(), TokenReduction::default())
+    }
+
+    /// A policy over `scorer` with the given template and reduction.
+    pub fn with_options(
+        scorer: Box<dyn TextScorer>,
+        template: PromptTemplate,
+        reduction: TokenReduction,
+    ) -> Self {
+        Self {
+            name: format!("lm ({})", scorer.name()),
+            scorer,
+            template,
+            reduction,
+            memo: Mutex::new(HashMap::new()),
+            unshared_tokens: AtomicU64::new(0),
+        }
+    }
+
+    /// The template prompts are rendered with.
+    pub fn template(&self) -> &PromptTemplate {
+        &self.template
+    }
+}
+
+impl Policy for LmPolicy {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn log_prob(&self, situation: &Situation<'_>, action: &Action) -> f64 {
+        self.log_probs(std::slice::from_ref(situation), action)
+            .ok()
+            .and_then(|v| v.first().copied())
+            .unwrap_or(f64::NEG_INFINITY)
+    }
+
+    fn log_probs(
+        &self,
+        situations: &[Situation<'_>],
+        action: &Action,
+    ) -> Result<Vec<f64>, PolicyFailure> {
+        let Some(first) = situations.first() else {
+            return Ok(Vec::new());
+        };
+        let continuation = self.template.action(first.world, action);
+        let prompts: Vec<String> = situations.iter().map(|s| self.template.prompt(s)).collect();
+        let mut memo = self
+            .memo
+            .lock()
+            .map_err(|_| "the LM policy's memo was poisoned by a panic")?;
+        if memo.len() > MEMO_LIMIT {
+            memo.clear();
+        }
+        // Distinct prompts not scored before, in first-seen order (deterministic batches).
+        let mut missing: Vec<&str> = Vec::new();
+        for prompt in &prompts {
+            let key = (prompt.clone(), continuation.clone());
+            if !memo.contains_key(&key) && !missing.contains(&prompt.as_str()) {
+                missing.push(prompt);
+            }
+        }
+        if !missing.is_empty() {
+            let requests: Vec<TextRequest<'_>> = missing
+                .iter()
+                .map(|&prompt| TextRequest {
+                    prompt,
+                    continuation: &continuation,
+                })
+                .collect();
+            let scores = self.scorer.score(&requests)?;
+            if scores.len() != requests.len() {
+                return Err(format!(
+                    "the scorer returned {} scores for {} requests",
+                    scores.len(),
+                    requests.len()
+                )
+                .into());
+            }
+            for (prompt, score) in missing.iter().zip(scores) {
+                let log_prob = self.reduction.apply(&score.logprobs);
+                if log_prob.is_nan() {
+                    return Err(format!("the scorer returned NaN for {continuation:?}").into());
+                }
+                let tokens = (score.prompt_tokens + score.logprobs.len()) as u64;
+                memo.insert(
+                    (prompt.to_string(), continuation.clone()),
+                    Memo { log_prob, tokens },
+                );
+            }
+        }
+        let mut unshared = 0;
+        let mut out = Vec::with_capacity(prompts.len());
+        for prompt in prompts {
+            let entry = memo
+                .get(&(prompt, continuation.clone()))
+                .ok_or("a scored prompt went missing from the memo")?;
+            unshared += entry.tokens;
+            out.push(entry.log_prob);
+        }
+        self.unshared_tokens.fetch_add(unshared, Ordering::Relaxed);
+        Ok(out)
+    }
+
+    fn work(&self) -> PolicyWork {
+        PolicyWork {
+            lm_tokens: self.scorer.tokens_computed(),
+            lm_tokens_unshared: self.unshared_tokens.load(Ordering::Relaxed),
+        }
+    }
+
+    fn serial(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,246 @@
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use bip_episodes::{Action, Episode, Place, State};
+
+use super::*;
+use crate::belief::Belief;
+use crate::error::EngineError;
+use crate::hypothesis::HypothesisConfig;
+use crate::inference::Inference;
+use crate::policy::{HybridPolicy, PlannerPolicy};
+
+/// A stand-in LM: each continuation word gets a log-probability read off the prompt's
+/// and word's lengths, so that different prompts score differently and deterministically.
+#[derive(Default)]
+struct FakeScorer {
+    requests: AtomicUsize,
+    calls: AtomicUsize,
+    tokens: AtomicU64,
+    fail: bool,
+}
+
+impl TextScorer for FakeScorer {
+    fn name(&self) -> &str {
+        "fake"
+    }
+
+    fn score(&self, requests: &[TextRequest<'_>]) -> Result<Vec<TextScore>, PolicyFailure> {
+        if self.fail {
+            return Err("the model ran out of context".into());
+        }
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        self.requests.fetch_add(requests.len(), Ordering::Relaxed);
+        Ok(requests
+            .iter()
+            .map(|r| {
+                let prompt_tokens = r.prompt.split_whitespace().count();
+                let logprobs: Vec<f64> = r
+                    .continuation
+                    .split_whitespace()
+                    .map(|w| -((r.prompt.len() % 7 + w.len()) as f64) / 10.0)
+                    .collect();
+                self.tokens
+                    .fetch_add((prompt_tokens + logprobs.len()) as u64, Ordering::Relaxed);
+                TextScore {
+                    logprobs,
+                    prompt_tokens,
+                }
+            })
+            .collect())
+    }
+
+    fn tokens_computed(&self) -> u64 {
+        self.tokens.load(Ordering::Relaxed)
+    }
+}
+
+fn episode() -> Episode {
+    Episode::from_json(
+        r#"{"format": "bip-episode/1",
+            "world": {"rooms": ["kitchen", "living_room"],
+              "furniture": [{"id": "fridge", "room": "kitchen", "kind": "container"},
+                            {"id": "kitchen_cabinet_1", "room": "kitchen", "kind": "container"},
+                            {"id": "coffee_table", "room": "living_room", "kind": "surface"}],
+              "objects": [{"id": "wine_glass_1", "at": "fridge"},
+                          {"id": "apple_1", "at": "coffee_table"}]},
+            "agent": {"name": "Ann", "start": "living_room"},
+            "actions": [{"walk_to": "kitchen"}, {"walk_to": "fridge"}, {"open": "fridge"}]}"#,
+        "lm-test",
+    )
+    .expect("valid episode")
+}
+
+fn situation<'a>(
+    episode: &'a Episode,
+    state: &'a State,
+    goal: &str,
+    belief: &'a Belief,
+) -> Situation<'a> {
+    Situation {
+        world: &episode.world,
+        state,
+        goal: episode.world.class_by_name(goal).expect("class"),
+        belief,
+    }
+}
+
+#[test]
+fn prompts_put_the_shared_parts_first_and_the_hypothesis_last() {
+    let episode = episode();
+    let world = &episode.world;
+    let state = episode.initial_state();
+    let fridge = world.furniture_by_name("fridge").expect("fridge");
+    let (sure, lost) = (Belief::thinks_at(fridge, 3, 0.05), Belief::uniform(3));
+    let template = PromptTemplate::default();
+    let a = template.prompt(&situation(&episode, &state, "wine_glass", &sure));
+    let b = template.prompt(&situation(&episode, &state, "apple", &lost));
+    let shared = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    assert!(
+        a[..shared].contains("- kitchen: fridge, kitchen cabinet 1\n"),
+        "{a}"
+    );
+    assert!(
+        a[..shared].ends_with("Now: in the living room.\nGoal: get the "),
+        "{a}"
+    );
+    assert!(a.ends_with(
+        "Goal: get the wine glass.\nBelief: the wine glass is in the fridge.\nNext action:"
+    ));
+    assert!(b.ends_with("Belief: they do not know where the apple is.\nNext action:"));
+    let walk = Action::WalkTo(Place::Furniture(fridge));
+    assert_eq!(template.action(world, &walk), " walk to the fridge");
+}
+
+#[test]
+fn beliefs_render_what_was_seen_and_what_is_still_considered() {
+    let episode = episode();
+    let world = &episode.world;
+    let template = PromptTemplate {
+        style: PromptStyle::BipAlm,
+    };
+    let mut state = episode.initial_state();
+    let fridge = world.furniture_by_name("fridge").expect("fridge");
+    let cabinet = world
+        .furniture_by_name("kitchen_cabinet_1")
+        .expect("cabinet");
+    let wine = world.class_by_name("wine_glass").expect("wine");
+    let mut among = Belief::thinks_among(&[fridge, cabinet], 3, 0.05);
+    let prompt = template.prompt(&situation(&episode, &state, "wine_glass", &among));
+    assert!(prompt
+        .contains("belief: the wine glass is in the fridge or in the kitchen cabinet 1.\naction:"));
+    for action in &episode.actions {
+        state.apply(world, action).expect("possible");
+        among.observe(world, wine, &state.observe(world));
+    }
+    let prompt = template.prompt(&situation(&episode, &state, "wine_glass", &among));
+    assert!(prompt.contains("the person is in the kitchen, at the fridge; open: fridge.\n"));
+    assert!(
+        prompt.contains("belief: the wine glass is in the fridge.\n"),
+        "{prompt}"
+    );
+}
+
+#[test]
+fn each_distinct_prompt_is_scored_once_and_remembered() {
+    let episode = episode();
+    let state = episode.initial_state();
+    let fridge = episode.world.furniture_by_name("fridge").expect("fridge");
+    let sure = Belief::thinks_at(fridge, 3, 0.05);
+    let lost = Belief::uniform(3);
+    let policy = LmPolicy::new(Box::<FakeScorer>::default());
+    let situations = [
+        situation(&episode, &state, "apple", &sure),
+        situation(&episode, &state, "apple", &lost),
+        situation(&episode, &state, "apple", &sure),
+    ];
+    let walk = Action::WalkTo(Place::Room(
+        episode.world.room_by_name("kitchen").expect("room"),
+    ));
+    let first = policy.log_probs(&situations, &walk).expect("scored");
+    assert_eq!(first[0], first[2]);
+    assert_ne!(first[0], first[1]);
+    let computed = policy.work().lm_tokens;
+    let again = policy.log_probs(&situations, &walk).expect("scored");
+    assert_eq!(first, again);
+    assert_eq!(
+        policy.work().lm_tokens,
+        computed,
+        "nothing was scored twice"
+    );
+    // Unshared work counts every hypothesis at every call, as BIP-ALM would run them.
+    assert!(policy.work().lm_tokens_unshared > 2 * computed);
+    assert_eq!(policy.log_prob(&situations[1], &walk), first[1]);
+}
+
+#[test]
+fn mean_and_sum_reduce_the_same_token_scores() {
+    let episode = episode();
+    let state = episode.initial_state();
+    let lost = Belief::uniform(3);
+    let s = [situation(&episode, &state, "apple", &lost)];
+    let fridge = episode.world.furniture_by_name("fridge").expect("fridge");
+    let walk = Action::WalkTo(Place::Furniture(fridge));
+    let mean = LmPolicy::new(Box::<FakeScorer>::default());
+    let sum = LmPolicy::with_options(
+        Box::<FakeScorer>::default(),
+        PromptTemplate::default(),
+        TokenReduction::Sum,
+    );
+    let (m, t) = (
+        mean.log_probs(&s, &walk).expect("m")[0],
+        sum.log_probs(&s, &walk).expect("s")[0],
+    );
+    // " walk to the fridge" is four words, so four fake tokens.
+    assert!((t - 4.0 * m).abs() < 1e-12, "{t} vs {m}");
+}
+
+#[test]
+fn the_hybrid_weights_the_planner_and_the_lm_in_log_space() {
+    let episode = episode();
+    let state = episode.initial_state();
+    let lost = Belief::uniform(3);
+    let s = [situation(&episode, &state, "apple", &lost)];
+    let kitchen = episode.world.room_by_name("kitchen").expect("room");
+    let walk = Action::WalkTo(Place::Room(kitchen));
+    let planner = PlannerPolicy::default().log_probs(&s, &walk).expect("p")[0];
+    let lm = LmPolicy::new(Box::<FakeScorer>::default())
+        .log_probs(&s, &walk)
+        .expect("l")[0];
+    let hybrid = HybridPolicy::new(
+        Box::new(PlannerPolicy::default()),
+        Box::new(LmPolicy::new(Box::<FakeScorer>::default())),
+        0.5,
+        2.0,
+    )
+    .expect("valid weights");
+    let both = hybrid.log_probs(&s, &walk).expect("h")[0];
+    assert!((both - (0.5 * planner + 2.0 * lm)).abs() < 1e-12);
+    assert!(hybrid.serial(), "an LM inside makes the hybrid serial");
+    let bad = HybridPolicy::new(
+        Box::new(PlannerPolicy::default()),
+        Box::new(PlannerPolicy::default()),
+        -1.0,
+        1.0,
+    );
+    assert!(bad.is_err());
+}
+
+#[test]
+fn a_failing_scorer_stops_the_session_with_a_named_error() {
+    let episode = episode();
+    let policy = LmPolicy::new(Box::new(FakeScorer {
+        fail: true,
+        ..FakeScorer::default()
+    }));
+    let mut session =
+        Inference::for_episode(&episode, &policy, &HypothesisConfig::default()).expect("session");
+    let err = session.push(&episode.actions[0]).expect_err("scorer fails");
+    match err {
+        EngineError::PolicyFailed { step, reason, .. } => {
+            assert_eq!(step, 0);
+            assert!(reason.contains("out of context"), "{reason}");
+        }
+        other => panic!("unexpected error {other}"),
+    }
+    assert_eq!(session.steps(), 0, "the session is unchanged");
+}

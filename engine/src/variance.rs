@@ -1,0 +1,407 @@
+//! Variance across variants of the same items (themes of the same questions): accuracy
+//! per variant, overall and by type, with episode-cluster bootstrap intervals; the range
+//! and variance of accuracy across variants; and for each variant against the baseline
+//! an exact McNemar test on the paired items, Holm–Bonferroni adjusted across variants.
+//!
+//! Items are stored one JSON line each ([`VarianceRecord`]), so that runs split into
+//! shards can be merged into one report.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use bip_episodes::{option_index, option_letter, Expected, Question};
+
+use crate::answer::Answer;
+use crate::evaluation::{Evaluation, Outcome};
+use crate::stats::{holm, mcnemar_exact};
+
+/// One line of a variance predictions file: a scored question, or an input the variant
+/// could not read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum VarianceRecord {
+    /// A scored question.
+    Item(ItemRecord),
+    /// An input that could not be read in this variant.
+    Unreadable(UnreadableRecord),
+}
+
+/// A scored question of one variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemRecord {
+    /// The variant (theme id).
+    pub theme: String,
+    /// The item, the same in every variant: `episode/question`.
+    pub item: String,
+    /// The episode (the bootstrap's cluster).
+    pub episode: String,
+    /// Its label (MMToM type), if any.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The correct option's letter, or `"unknowable"`.
+    pub expected: String,
+    /// The chosen option's letter; `null` on a tie.
+    pub answer: Option<String>,
+    /// Normalised probability of each option.
+    pub posterior: Vec<f64>,
+    /// Best minus second-best probability.
+    pub margin: f64,
+    /// Whether the answer is the expected one.
+    pub correct: bool,
+}
+
+/// An input a variant could not read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnreadableRecord {
+    /// The variant (theme id).
+    pub theme: String,
+    /// The input line (from 1).
+    pub line: usize,
+    /// Why it could not be read.
+    pub unreadable: String,
+}
+
+impl ItemRecord {
+    /// The record of `answer` to `question` of episode `episode` in variant `theme`.
+    pub fn new(theme: &str, episode: &str, question: &Question, answer: &Answer) -> Self {
+        let expected = question.expected.unwrap_or(Expected::Unknowable);
+        let outcome = Outcome {
+            episode: episode.to_string(),
+            label: question.label.clone(),
+            expected,
+            answer: answer.clone(),
+        };
+        Self {
+            theme: theme.to_string(),
+            item: format!("{episode}/{}", question.id),
+            episode: episode.to_string(),
+            label: question.label.clone(),
+            expected: expected.label(),
+            answer: answer.choice.map(option_letter),
+            posterior: answer.posterior.clone(),
+            margin: answer.margin,
+            correct: outcome.correct(0.0),
+        }
+    }
+
+    /// The outcome to score; `None` when `expected` or `answer` is not an option letter
+    /// of `posterior`.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let options = self.posterior.len();
+        let expected = match self.expected.as_str() {
+            Expected::UNKNOWABLE => Expected::Unknowable,
+            letter => Expected::Option(option_index(letter, options)?),
+        };
+        let choice = match &self.answer {
+            Some(letter) => Some(option_index(letter, options)?),
+            None => None,
+        };
+        Some(Outcome {
+            episode: self.episode.clone(),
+            label: self.label.clone(),
+            expected,
+            answer: Answer {
+                probabilities: self.posterior.iter().map(|&p| Some(p)).collect(),
+                posterior: self.posterior.clone(),
+                choice,
+                margin: self.margin,
+            },
+        })
+    }
+}
+
+/// The scored items of one variant.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VariantRun {
+    /// Variant name (theme id).
+    pub name: String,
+    /// (item key, outcome); the key pairs items across variants.
+    pub items: Vec<(String, Outcome)>,
+    /// Inputs that could not be read.
+    pub unreadable: usize,
+}
+
+/// Accuracy of a group with its bootstrap interval.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupAccuracy {
+    /// Questions.
+    pub n: usize,
+    /// Answered as expected.
+    pub correct: usize,
+    /// `correct / n`.
+    pub accuracy: f64,
+    /// 95% percentile interval, resampling whole episodes.
+    pub ci95: [f64; 2],
+}
+
+/// A variant against the baseline on the items both scored.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PairedTest {
+    /// Items scored in both.
+    pub paired: usize,
+    /// Right in the baseline only.
+    pub baseline_only: usize,
+    /// Right in the variant only.
+    pub variant_only: usize,
+    /// Exact two-sided McNemar p-value.
+    pub p: f64,
+    /// Holm–Bonferroni adjusted over the variants compared.
+    pub p_holm: f64,
+}
+
+/// One variant's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VariantReport {
+    /// Variant name.
+    pub name: String,
+    /// Inputs that could not be read (not scored).
+    pub unreadable: usize,
+    /// Accuracy over answerable questions, with its interval.
+    #[serde(flatten)]
+    pub overall: GroupAccuracy,
+    /// Answerable questions left unanswered by a tie.
+    pub ties: usize,
+    /// Mean accuracy over the correct option's positions (a, b, ...).
+    pub position_balanced_accuracy: f64,
+    /// Accuracy by label.
+    pub by_type: BTreeMap<String, GroupAccuracy>,
+    /// Against the baseline; `None` for the baseline itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub versus_baseline: Option<PairedTest>,
+}
+
+/// The whole variance report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VarianceReport {
+    /// The variant the others are tested against.
+    pub baseline: String,
+    /// Every variant, in the order given.
+    pub variants: Vec<VariantReport>,
+    /// Largest minus smallest accuracy across variants.
+    pub range: f64,
+    /// Sample variance (n − 1) of the variants' accuracies.
+    pub variance: f64,
+    /// Its square root.
+    pub sd: f64,
+}
+
+impl VarianceReport {
+    /// Scores every run (answering everything but exact ties) and compares each with the
+    /// run named `baseline`, if there is one. The bootstraps draw from `seed`.
+    pub fn new(runs: &[VariantRun], baseline: &str, seed: u64) -> Self {
+        let base: Option<HashMap<&str, bool>> = runs.iter().find(|r| r.name == baseline).map(|r| {
+            r.items
+                .iter()
+                .map(|(k, o)| (k.as_str(), o.correct(0.0)))
+                .collect()
+        });
+        let mut variants: Vec<VariantReport> = runs
+            .iter()
+            .map(|run| {
+                let outcomes: Vec<Outcome> = run.items.iter().map(|(_, o)| o.clone()).collect();
+                let evaluation = Evaluation::new(&outcomes, 0.0, seed);
+                let by_type = evaluation
+                    .by_type
+                    .keys()
+                    .map(|label| {
+                        let group: Vec<Outcome> = outcomes
+                            .iter()
+                            .filter(|o| o.label.as_deref().unwrap_or("-") == label)
+                            .cloned()
+                            .collect();
+                        (
+                            label.clone(),
+                            group_accuracy(&Evaluation::new(&group, 0.0, seed)),
+                        )
+                    })
+                    .collect();
+                let versus_baseline = base
+                    .as_ref()
+                    .filter(|_| run.name != baseline)
+                    .map(|base| paired(base, run));
+                VariantReport {
+                    name: run.name.clone(),
+                    unreadable: run.unreadable,
+                    overall: group_accuracy(&evaluation),
+                    ties: evaluation.ties,
+                    position_balanced_accuracy: evaluation.position_balanced_accuracy,
+                    by_type,
+                    versus_baseline,
+                }
+            })
+            .collect();
+        let tested: Vec<usize> = (0..variants.len())
+            .filter(|&i| variants[i].versus_baseline.is_some())
+            .collect();
+        let p: Vec<f64> = tested
+            .iter()
+            .filter_map(|&i| variants[i].versus_baseline.as_ref().map(|t| t.p))
+            .collect();
+        for (&i, adjusted) in tested.iter().zip(holm(&p)) {
+            if let Some(test) = &mut variants[i].versus_baseline {
+                test.p_holm = adjusted;
+            }
+        }
+        let accuracies: Vec<f64> = variants.iter().map(|v| v.overall.accuracy).collect();
+        let (range, variance) = spread(&accuracies);
+        Self {
+            baseline: baseline.to_string(),
+            variants,
+            range,
+            variance,
+            sd: variance.sqrt(),
+        }
+    }
+}
+
+fn group_accuracy(e: &Evaluation) -> GroupAccuracy {
+    GroupAccuracy {
+        n: e.n,
+        correct: e.correct,
+        accuracy: e.accuracy,
+        ci95: e.ci95,
+    }
+}
+
+/// McNemar counts of `run` against the baseline's correctness, on shared items.
+fn paired(base: &HashMap<&str, bool>, run: &VariantRun) -> PairedTest {
+    let (mut paired, mut baseline_only, mut variant_only) = (0, 0, 0);
+    for (key, outcome) in &run.items {
+        let Some(&right_before) = base.get(key.as_str()) else {
+            continue;
+        };
+        let right_now = outcome.correct(0.0);
+        paired += 1;
+        baseline_only += usize::from(right_before && !right_now);
+        variant_only += usize::from(right_now && !right_before);
+    }
+    let p = mcnemar_exact(baseline_only, variant_only);
+    PairedTest {
+        paired,
+        baseline_only,
+        variant_only,
+        p,
+        p_holm: p,
+    }
+}
+
+/// Range and sample variance (0 for fewer than two values).
+fn spread(values: &[f64]) -> (f64, f64) {
+    if values.len() < 2 {
+        return (0.0, 0.0);
+    }
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let ss: f64 = values.iter().map(|v| (v - mean).powi(2)).sum();
+    (max - min, ss / (values.len() - 1) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(episode: &str, label: &str, right: bool) -> Outcome {
+        let choice = if right { 0 } else { 1 };
+        let mut posterior = vec![0.2, 0.2];
+        posterior[choice] = 0.8;
+        Outcome {
+            episode: episode.into(),
+            label: Some(label.into()),
+            expected: Expected::Option(0),
+            answer: Answer {
+                probabilities: vec![],
+                posterior,
+                choice: Some(choice),
+                margin: 0.6,
+            },
+        }
+    }
+
+    fn run(name: &str, right: &[bool]) -> VariantRun {
+        VariantRun {
+            name: name.into(),
+            items: right
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| {
+                    (
+                        format!("e{i}/q1"),
+                        outcome(&format!("e{i}"), if i % 2 == 0 { "1.1" } else { "2.1" }, r),
+                    )
+                })
+                .collect(),
+            unreadable: 0,
+        }
+    }
+
+    #[test]
+    fn variants_are_paired_against_the_baseline_and_holm_adjusted() {
+        // Baseline right on 8 of 10; "worse" loses 6 of them and wins 1 → b = 6, c = 1.
+        let base = [true, true, true, true, true, true, true, true, false, false];
+        let worse = [
+            false, false, false, false, false, false, true, true, true, false,
+        ];
+        let report = VarianceReport::new(
+            &[
+                run("apartment", &base),
+                run("worse", &worse),
+                run("same", &base),
+            ],
+            "apartment",
+            0,
+        );
+        assert!(report.variants[0].versus_baseline.is_none());
+        let w = report.variants[1].versus_baseline.as_ref().expect("tested");
+        assert_eq!((w.paired, w.baseline_only, w.variant_only), (10, 6, 1));
+        assert!((w.p - 0.125).abs() < 1e-12);
+        // Holm over {0.125, 1}: 0.125 · 2.
+        assert!((w.p_holm - 0.25).abs() < 1e-12);
+        let s = report.variants[2].versus_baseline.as_ref().expect("tested");
+        assert_eq!(s.p_holm, 1.0);
+        assert!((report.range - 0.5).abs() < 1e-12);
+        // Accuracies 0.8, 0.3, 0.8: mean 0.6333, sample variance 0.08333.
+        assert!((report.variance - 0.25 / 3.0).abs() < 1e-12);
+        assert_eq!(report.variants[1].by_type["1.1"].n, 5);
+        assert!(
+            report.variants[0].overall.ci95[0] <= 0.8 && report.variants[0].overall.ci95[1] >= 0.8
+        );
+    }
+
+    #[test]
+    fn records_round_trip_to_outcomes() {
+        let o = outcome("e1", "1.2", false);
+        let question = Question {
+            id: "q1".into(),
+            label: Some("1.2".into()),
+            text: None,
+            at: 0,
+            options: vec![],
+            expected: Some(Expected::Option(0)),
+        };
+        let record = ItemRecord::new("castle", "e1", &question, &o.answer);
+        assert_eq!(
+            (
+                record.item.as_str(),
+                record.answer.as_deref(),
+                record.correct
+            ),
+            ("e1/q1", Some("b"), false)
+        );
+        let line = serde_json::to_string(&VarianceRecord::Item(record.clone())).expect("json");
+        let back: VarianceRecord = serde_json::from_str(&line).expect("parses");
+        assert_eq!(back, VarianceRecord::Item(record.clone()));
+        let again = record.outcome().expect("valid letters");
+        assert_eq!(
+            (again.expected, again.answer.choice),
+            (Expected::Option(0), Some(1))
+        );
+        let unreadable: VarianceRecord =
+            serde_json::from_str(r#"{"theme": "x", "line": 3, "unreadable": "why"}"#)
+                .expect("parses");
+        assert!(matches!(unreadable, VarianceRecord::Unreadable(_)));
+    }
+}

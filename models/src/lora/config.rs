@@ -1,0 +1,305 @@
+//! A LoRA adapter's configuration (`adapter_config.json`) and the modules it may target.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::config::LlamaConfig;
+use crate::error::{ModelError, Result};
+
+/// A linear layer of a decoder block that a LoRA adapter may target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LoraModule {
+    /// The query projection (`self_attn.q_proj`).
+    Q,
+    /// The key projection (`self_attn.k_proj`).
+    K,
+    /// The value projection (`self_attn.v_proj`).
+    V,
+    /// The attention output projection (`self_attn.o_proj`).
+    O,
+    /// The SwiGLU gate projection (`mlp.gate_proj`).
+    Gate,
+    /// The SwiGLU up projection (`mlp.up_proj`).
+    Up,
+    /// The SwiGLU down projection (`mlp.down_proj`).
+    Down,
+}
+
+impl LoraModule {
+    /// Every module, in PEFT's usual order.
+    pub const ALL: [Self; 7] = [
+        Self::Q,
+        Self::K,
+        Self::V,
+        Self::O,
+        Self::Gate,
+        Self::Up,
+        Self::Down,
+    ];
+
+    /// The name PEFT's `target_modules` uses (`q_proj`, ...).
+    pub fn peft_name(self) -> &'static str {
+        match self {
+            Self::Q => "q_proj",
+            Self::K => "k_proj",
+            Self::V => "v_proj",
+            Self::O => "o_proj",
+            Self::Gate => "gate_proj",
+            Self::Up => "up_proj",
+            Self::Down => "down_proj",
+        }
+    }
+
+    /// The module's path within a decoder block (`self_attn.q_proj`, `mlp.up_proj`).
+    pub fn block_path(self) -> &'static str {
+        match self {
+            Self::Q => "self_attn.q_proj",
+            Self::K => "self_attn.k_proj",
+            Self::V => "self_attn.v_proj",
+            Self::O => "self_attn.o_proj",
+            Self::Gate => "mlp.gate_proj",
+            Self::Up => "mlp.up_proj",
+            Self::Down => "mlp.down_proj",
+        }
+    }
+
+    /// The module named `name` in PEFT's `target_modules` (`q_proj`, or a dotted path
+    /// ending in it).
+    pub fn from_peft_name(name: &str) -> Option<Self> {
+        let last = name.rsplit('.').next().unwrap_or(name);
+        Self::ALL.into_iter().find(|m| m.peft_name() == last)
+    }
+
+    /// The canonical weight this module's update adds to, in layer `layer`.
+    pub fn weight_name(self, layer: usize) -> String {
+        format!("model.layers.{layer}.{}.weight", self.block_path())
+    }
+
+    /// The weight's `[out, in]` shape in a model of `config`.
+    pub fn shape(self, config: &LlamaConfig) -> [usize; 2] {
+        let (h, f) = (config.hidden_size, config.intermediate_size);
+        let d = config.head_dim();
+        let (q, kv) = (config.num_heads * d, config.num_kv_heads * d);
+        match self {
+            Self::Q => [q, h],
+            Self::K | Self::V => [kv, h],
+            Self::O => [h, q],
+            Self::Gate | Self::Up => [f, h],
+            Self::Down => [h, f],
+        }
+    }
+}
+
+impl std::fmt::Display for LoraModule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.peft_name())
+    }
+}
+
+/// What `adapter_config.json` says about a LoRA adapter (the fields bip uses).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoraConfig {
+    /// Rank of every update (`r`).
+    pub r: usize,
+    /// Numerator of the update's scale (`lora_alpha`).
+    pub lora_alpha: f64,
+    /// Rank-stabilised scaling: `lora_alpha / sqrt(r)` instead of `lora_alpha / r`.
+    pub use_rslora: bool,
+    /// The modules updated, sorted.
+    pub target_modules: Vec<LoraModule>,
+    /// The base model the adapter was trained on, when recorded.
+    pub base_model: Option<String>,
+}
+
+impl LoraConfig {
+    /// Rank `r` and `lora_alpha`, every module targeted, plain scaling.
+    pub fn new(r: usize, lora_alpha: f64) -> Self {
+        Self {
+            r,
+            lora_alpha,
+            use_rslora: false,
+            target_modules: LoraModule::ALL.to_vec(),
+            base_model: None,
+        }
+    }
+
+    /// The same with these target modules.
+    pub fn with_targets(mut self, modules: &[LoraModule]) -> Self {
+        let mut m = modules.to_vec();
+        m.sort_unstable();
+        m.dedup();
+        self.target_modules = m;
+        self
+    }
+
+    /// The same with rank-stabilised scaling on or off.
+    pub fn with_rslora(mut self, on: bool) -> Self {
+        self.use_rslora = on;
+        self
+    }
+
+    /// The factor of `B · A` in each update: `lora_alpha / r`, or `lora_alpha / sqrt(r)`
+    /// with rank-stabilised scaling.
+    pub fn scale(&self) -> f64 {
+        let r = self.r.max(1) as f64;
+        if self.use_rslora {
+            self.lora_alpha / r.sqrt()
+        } else {
+            self.lora_alpha / r
+        }
+    }
+
+    /// Whether `module` is targeted.
+    pub fn targets(&self, module: LoraModule) -> bool {
+        self.target_modules.contains(&module)
+    }
+
+    /// Reads `adapter_config.json` at `path`.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::Io`] when unreadable, [`ModelError::Format`] when not JSON,
+    /// [`ModelError::MissingKey`] for a missing `r`, `lora_alpha` or `target_modules`, and
+    /// [`ModelError::BadKey`] for what bip cannot apply: another PEFT type,
+    /// `fan_in_fan_out`, DoRA, per-module rank or alpha patterns, a zero rank, a target
+    /// module other than q, k, v, o, gate, up and down projections.
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| ModelError::io(path, e))?;
+        let raw: RawConfig = serde_json::from_str(&text)
+            .map_err(|e| ModelError::format(path, format!("not an adapter config: {e}")))?;
+        let bad = |key: &str, problem: String| Err(ModelError::key(path, key, problem));
+        let missing = |key: &str| ModelError::MissingKey {
+            path: path.to_path_buf(),
+            key: key.into(),
+        };
+        if let Some(t) = raw.peft_type.as_deref().filter(|t| *t != "LORA") {
+            return bad("peft_type", format!("`{t}` is not a LoRA adapter (LORA)"));
+        }
+        if raw.fan_in_fan_out == Some(true) {
+            return bad(
+                "fan_in_fan_out",
+                "true (Conv1D-style [in, out] weights) is not supported".into(),
+            );
+        }
+        if raw.use_dora == Some(true) {
+            return bad("use_dora", "DoRA adapters are not supported".into());
+        }
+        for (key, v) in [
+            ("rank_pattern", &raw.rank_pattern),
+            ("alpha_pattern", &raw.alpha_pattern),
+        ] {
+            if v.as_ref().is_some_and(non_empty) {
+                return bad(key, "per-module patterns are not supported".into());
+            }
+        }
+        if let Some(b) = raw.bias.as_deref().filter(|b| *b != "none") {
+            return bad(
+                "bias",
+                format!("`{b}`: adapters with biases are not supported"),
+            );
+        }
+        let r = raw.r.ok_or_else(|| missing("r"))?;
+        if r == 0 {
+            return bad("r", "rank 0".into());
+        }
+        let lora_alpha = raw.lora_alpha.ok_or_else(|| missing("lora_alpha"))?;
+        if !lora_alpha.is_finite() {
+            return bad("lora_alpha", format!("{lora_alpha} is not finite"));
+        }
+        let targets = raw
+            .target_modules
+            .ok_or_else(|| missing("target_modules"))?;
+        let names: Vec<String> = match targets {
+            serde_json::Value::String(s) if s == "all-linear" => LoraModule::ALL
+                .iter()
+                .map(|m| m.peft_name().to_string())
+                .collect(),
+            serde_json::Value::String(s) => {
+                return bad(
+                    "target_modules",
+                    format!("`{s}`: a regular expression is not supported; list the modules"),
+                )
+            }
+            serde_json::Value::Array(a) => a
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<_>>()
+                .ok_or_else(|| ModelError::key(path, "target_modules", "not a list of names"))?,
+            other => return bad("target_modules", format!("{other} is not a list of names")),
+        };
+        let mut modules = Vec::with_capacity(names.len());
+        for name in &names {
+            match LoraModule::from_peft_name(name) {
+                Some(m) => modules.push(m),
+                None => {
+                    let known: Vec<_> = LoraModule::ALL.iter().map(|m| m.peft_name()).collect();
+                    return bad(
+                        "target_modules",
+                        format!(
+                            "unknown target module `{name}` (bip applies {})",
+                            known.join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(Self::new(r, lora_alpha)
+            .with_targets(&modules)
+            .with_rslora(raw.use_rslora.unwrap_or(false))
+            .with_base_model(raw.base_model_name_or_path))
+    }
+
+    fn with_base_model(mut self, base: Option<String>) -> Self {
+        self.base_model = base;
+        self
+    }
+
+    /// The PEFT-compatible `adapter_config.json` text of this configuration.
+    pub fn to_json(&self) -> String {
+        let targets: Vec<_> = self.target_modules.iter().map(|m| m.peft_name()).collect();
+        let json = serde_json::json!({
+            "peft_type": "LORA",
+            "task_type": "CAUSAL_LM",
+            "base_model_name_or_path": self.base_model,
+            "r": self.r,
+            "lora_alpha": self.lora_alpha,
+            "use_rslora": self.use_rslora,
+            "target_modules": targets,
+            "lora_dropout": 0.0,
+            "fan_in_fan_out": false,
+            "bias": "none",
+            "use_dora": false,
+            "init_lora_weights": true,
+            "inference_mode": true,
+            "rank_pattern": {},
+            "alpha_pattern": {},
+        });
+        // Serializing a `Value` cannot fail.
+        serde_json::to_string_pretty(&json).unwrap_or_default()
+    }
+}
+
+fn non_empty(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::Null => false,
+        serde_json::Value::Object(o) => !o.is_empty(),
+        _ => true,
+    }
+}
+
+/// The fields of `adapter_config.json` that bip reads.
+#[derive(Deserialize)]
+struct RawConfig {
+    peft_type: Option<String>,
+    r: Option<usize>,
+    lora_alpha: Option<f64>,
+    use_rslora: Option<bool>,
+    target_modules: Option<serde_json::Value>,
+    fan_in_fan_out: Option<bool>,
+    use_dora: Option<bool>,
+    rank_pattern: Option<serde_json::Value>,
+    alpha_pattern: Option<serde_json::Value>,
+    bias: Option<String>,
+    base_model_name_or_path: Option<String>,
+}

@@ -1,0 +1,110 @@
+//! The themes × question types heat map of `bip variance --plot`.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use bip_engine::variance::VarianceReport;
+
+/// A heat map of accuracy: one row per theme, one column per question type and one for
+/// all questions; each cell is shaded from red (0%) through yellow to green (100%) and
+/// labelled with its accuracy.
+pub fn variance_svg(report: &VarianceReport) -> String {
+    const CELL_W: f64 = 64.0;
+    const CELL_H: f64 = 30.0;
+    const LEFT: f64 = 110.0;
+    const TOP: f64 = 60.0;
+    let types: Vec<&String> = report
+        .variants
+        .iter()
+        .flat_map(|v| v.by_type.keys())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let columns = types.len() + 1;
+    let width = LEFT + CELL_W * columns as f64 + 20.0;
+    let height = TOP + CELL_H * report.variants.len() as f64 + 40.0;
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        svg,
+        r#"<text x="{}" y="24" text-anchor="middle" font-size="14">Accuracy by theme and question type (range {:.1} points)</text>"#,
+        width / 2.0,
+        100.0 * report.range
+    );
+    let header = types
+        .iter()
+        .map(|t| t.as_str())
+        .chain(std::iter::once("all"));
+    for (c, label) in header.enumerate() {
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            LEFT + CELL_W * (c as f64 + 0.5),
+            TOP - 8.0,
+            escape(label)
+        );
+    }
+    for (r, v) in report.variants.iter().enumerate() {
+        let y = TOP + CELL_H * r as f64;
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            LEFT - 8.0,
+            y + CELL_H / 2.0 + 4.0,
+            escape(&v.name)
+        );
+        let cells = types
+            .iter()
+            .map(|t| v.by_type.get(*t).map(|a| a.accuracy))
+            .chain(std::iter::once(Some(v.overall.accuracy)));
+        for (c, accuracy) in cells.enumerate() {
+            let x = LEFT + CELL_W * c as f64;
+            let (fill, label) = match accuracy {
+                Some(a) => (shade(a), format!("{:.1}", 100.0 * a)),
+                None => ("#eeeeee".to_string(), "–".to_string()),
+            };
+            let _ = writeln!(
+                svg,
+                r#"<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" fill="{fill}" stroke="white"/><text x="{}" y="{}" text-anchor="middle">{label}</text>"#,
+                x + CELL_W / 2.0,
+                y + CELL_H / 2.0 + 4.0
+            );
+        }
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Red (0) → yellow (0.5) → green (1), as `#rrggbb`.
+fn shade(accuracy: f64) -> String {
+    let a = accuracy.clamp(0.0, 1.0);
+    let (r, g) = if a < 0.5 {
+        (1.0, 2.0 * a)
+    } else {
+        (2.0 * (1.0 - a), 1.0)
+    };
+    let channel = |v: f64| (155.0 + 100.0 * v).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", channel(r), channel(g), 155)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shades_run_from_red_to_green() {
+        assert_eq!(shade(0.0), "#ff9b9b");
+        assert_eq!(shade(0.5), "#ffff9b");
+        assert_eq!(shade(1.0), "#9bff9b");
+    }
+}

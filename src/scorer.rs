@@ -1,0 +1,143 @@
+//! The engine's [`TextScorer`] over bip's burn-hosted language models: one model
+//! ([`ModelScorer`]) or three steered weak-to-strong ([`W2sScorer`]).
+
+use std::sync::Mutex;
+
+use bip_engine::{PolicyFailure, TextRequest, TextScore, TextScorer};
+use bip_models::burn::tensor::backend::Backend;
+use bip_models::{
+    LanguageModel, PrefixCache, ScoreOptions, ScoreRequest, Scored, Tokenizer, WeakToStrong,
+};
+
+/// One language model with its prefix cache, scoring for the LM policy.
+///
+/// Calls are serialised (the model already uses every core); the cache persists across
+/// calls, so an episode's layout is computed once and each step's shared part once.
+pub struct ModelScorer<B: Backend> {
+    name: String,
+    model: LanguageModel<B>,
+    cache: Mutex<PrefixCache<B>>,
+}
+
+impl<B: Backend> ModelScorer<B> {
+    /// Wraps `model` with an empty prefix cache.
+    pub fn new(model: LanguageModel<B>) -> Self {
+        Self {
+            name: model_name(&model),
+            model,
+            cache: Mutex::new(PrefixCache::default()),
+        }
+    }
+}
+
+impl<B: Backend> TextScorer for ModelScorer<B>
+where
+    LanguageModel<B>: Send + Sync,
+    PrefixCache<B>: Send,
+{
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn score(&self, requests: &[TextRequest<'_>]) -> Result<Vec<TextScore>, PolicyFailure> {
+        let mut cache = self.cache.lock().map_err(|_| POISONED)?;
+        let scored = self.model.score(
+            &mut cache,
+            &score_requests(requests),
+            &ScoreOptions::default(),
+        )?;
+        text_scores(self.model.tokenizer(), requests, scored)
+    }
+
+    fn tokens_computed(&self) -> u64 {
+        self.cache
+            .lock()
+            .map(|c| c.stats().tokens_computed())
+            .unwrap_or(0)
+    }
+}
+
+/// Weak-to-strong scoring: a large model steered by a small expert against its naive
+/// twin, `log_softmax(s_L + α (s_E − s_N))` per token.
+pub struct W2sScorer<B: Backend> {
+    name: String,
+    w2s: Mutex<WeakToStrong<B>>,
+}
+
+impl<B: Backend> W2sScorer<B> {
+    /// Wraps three models already checked to share one tokenizer.
+    pub fn new(w2s: WeakToStrong<B>) -> Self {
+        let name = format!(
+            "w2s L={} E={} N={} α={}",
+            model_name(w2s.large()),
+            model_name(w2s.expert()),
+            model_name(w2s.naive()),
+            w2s.alpha()
+        );
+        Self {
+            name,
+            w2s: Mutex::new(w2s),
+        }
+    }
+}
+
+impl<B: Backend> TextScorer for W2sScorer<B>
+where
+    WeakToStrong<B>: Send,
+{
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn score(&self, requests: &[TextRequest<'_>]) -> Result<Vec<TextScore>, PolicyFailure> {
+        let mut w2s = self.w2s.lock().map_err(|_| POISONED)?;
+        let scored = w2s.score(&score_requests(requests), &ScoreOptions::default())?;
+        text_scores(w2s.large().tokenizer(), requests, scored)
+    }
+
+    fn tokens_computed(&self) -> u64 {
+        self.w2s
+            .lock()
+            .map(|w| w.stats().tokens_computed())
+            .unwrap_or(0)
+    }
+}
+
+const POISONED: &str = "the model's cache was poisoned by a panic";
+
+fn model_name<B: Backend>(model: &LanguageModel<B>) -> String {
+    let info = model.info();
+    info.name.clone().unwrap_or_else(|| {
+        let path = &info.path;
+        let file = path.file_name().unwrap_or(path.as_os_str());
+        file.to_string_lossy().into_owned()
+    })
+}
+
+fn score_requests<'a>(requests: &[TextRequest<'a>]) -> Vec<ScoreRequest<'a>> {
+    requests
+        .iter()
+        .map(|r| ScoreRequest {
+            prompt: r.prompt,
+            continuation: r.continuation,
+        })
+        .collect()
+}
+
+/// The engine's view of scores: log-probabilities in f64 and each prompt's length.
+fn text_scores(
+    tokenizer: &Tokenizer,
+    requests: &[TextRequest<'_>],
+    scored: Vec<Scored>,
+) -> Result<Vec<TextScore>, PolicyFailure> {
+    requests
+        .iter()
+        .zip(scored)
+        .map(|(r, s)| {
+            Ok(TextScore {
+                logprobs: s.logprobs.iter().map(|&l| f64::from(l)).collect(),
+                prompt_tokens: tokenizer.encode_prompt(r.prompt)?.len(),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,188 @@
+//! The LM, weak-to-strong and hybrid policies on the real SmolLM2-135M-Instruct
+//! (`scripts/fetch-models.sh` fetches it; the test suite runs that first).
+
+use std::sync::Arc;
+
+use bip::engine::{
+    infer_episode, Answer, BatchOptions, LmPolicy, Pruning, TextScorer, DEFAULT_BETA,
+};
+use bip::episodes::Episode;
+use bip::models::backend::Cpu;
+use bip::models::{
+    resolve_model, LanguageModel, LlamaConfig, LoraAdapter, LoraConfig, WeakToStrong,
+};
+use bip::scorer::{ModelScorer, W2sScorer};
+
+use crate::util::{bip, examples, json, TempDir};
+
+fn smollm2() -> std::path::PathBuf {
+    resolve_model("smollm2-135m").unwrap_or_else(|e| {
+        panic!("{e}\n(the LM tests need the real model: run scripts/fetch-models.sh)")
+    })
+}
+
+fn example(name: &str) -> Episode {
+    let path = examples()
+        .into_iter()
+        .find(|p| p.ends_with(name))
+        .unwrap_or_else(|| panic!("no shipped example {name}"));
+    bip::io::read_episode(&path).expect("example reads")
+}
+
+/// The answers of the LM policy over `scorer`, on a few hypotheses (for speed).
+fn answers(episode: &Episode, scorer: Box<dyn TextScorer>) -> Vec<Answer> {
+    let policy = LmPolicy::new(scorer);
+    let options = BatchOptions {
+        pruning: Some(Pruning {
+            per_option: 2,
+            proposal_beta: DEFAULT_BETA,
+        }),
+        ..BatchOptions::default()
+    };
+    infer_episode(episode, &policy, &options)
+        .expect("inference")
+        .answers
+}
+
+/// Equal up to f32 rounding: the steered scores run the LM head over every position and
+/// take their own log-softmax, so the last bits may differ from the plain model's.
+fn assert_same(a: &[Answer], b: &[Answer]) {
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!(x.choice, y.choice);
+        for (p, q) in x.posterior.iter().zip(&y.posterior) {
+            assert!((p - q).abs() < 1e-6, "{a:?} vs {b:?}");
+        }
+    }
+}
+
+#[test]
+fn weak_to_strong_policy_reduces_to_the_lm_policy_exactly_when_it_should() {
+    let path = smollm2();
+    let episode = example("1.2-false-belief-short.json");
+    let load = |adapter: Option<&LoraAdapter>| {
+        Arc::new(
+            match adapter {
+                None => LanguageModel::<Cpu>::load(&path, &Default::default()),
+                Some(a) => LanguageModel::<Cpu>::load_with_adapter(&path, a, &Default::default()),
+            }
+            .expect("SmolLM2 loads"),
+        )
+    };
+    let base = load(None);
+    let plain = answers(
+        &episode,
+        Box::new(ModelScorer::new(
+            LanguageModel::<Cpu>::load(&path, &Default::default()).expect("loads"),
+        )),
+    );
+    let w2s = |expert: Arc<LanguageModel<Cpu>>, alpha: f64| -> Box<dyn TextScorer> {
+        let combined =
+            WeakToStrong::new(base.clone(), expert, base.clone(), alpha).expect("one tokenizer");
+        Box::new(W2sScorer::new(combined))
+    };
+    let smol = LlamaConfig::smollm2_135m();
+    let lora = LoraConfig::new(4, 8.0);
+    // E = SmolLM2 + a zero adapter (PEFT's initialisation): exactly the LM policy.
+    let zero = load(Some(&LoraAdapter::init(&smol, lora.clone(), 3)));
+    assert_same(&answers(&episode, w2s(zero, 1.0)), &plain);
+    // A non-zero adapter steers the scores, so the posterior moves...
+    let trained = load(Some(&LoraAdapter::random(&smol, lora, 3, 0.05)));
+    let steered = answers(&episode, w2s(trained.clone(), 1.0));
+    let moved = (steered[0].posterior[0] - plain[0].posterior[0]).abs();
+    assert!(moved > 1e-4, "{steered:?} vs {plain:?}");
+    // ...unless α = 0, which leaves the large model alone.
+    assert_same(&answers(&episode, w2s(trained, 0.0)), &plain);
+}
+
+#[test]
+fn lm_and_hybrid_policies_answer_from_the_cli_and_report_their_cost() {
+    let file = examples()
+        .into_iter()
+        .find(|p| p.ends_with("1.2-false-belief-short.json"))
+        .expect("example");
+    let file = file.to_str().expect("utf-8 path");
+    let pruned = json(&bip(["infer", "--policy", "lm", "--json", file]));
+    let q = &pruned["episodes"][0]["questions"][0];
+    let cost = &q["cost"];
+    let options = q["posterior"].as_object().expect("posterior").len() as u64;
+    assert!(cost["lm_tokens"].as_u64().expect("tokens") > 0, "{cost}");
+    assert!(
+        cost["lm_tokens_unshared"].as_u64() > cost["lm_tokens"].as_u64(),
+        "sharing runs fewer tokens than BIP-ALM's way: {cost}"
+    );
+    assert!(cost["hypotheses"].as_u64().expect("count") <= 2 * options);
+    let p: f64 = q["posterior"]
+        .as_object()
+        .expect("posterior")
+        .values()
+        .map(|v| v.as_f64().expect("p"))
+        .sum();
+    assert!((p - 1.0).abs() < 1e-9);
+    // Without pruning every hypothesis is scored.
+    let all = json(&bip([
+        "infer",
+        "--policy",
+        "lm",
+        "--prune-to",
+        "0",
+        "--json",
+        file,
+    ]));
+    let all_cost = &all["episodes"][0]["questions"][0]["cost"];
+    assert!(all_cost["hypotheses"].as_u64() > cost["hypotheses"].as_u64());
+    // The hybrid with the LM switched off is the planner on the pruned hypotheses.
+    let hybrid = json(&bip([
+        "infer",
+        "--policy",
+        "hybrid",
+        "--lm-weight",
+        "0",
+        "--json",
+        file,
+    ]));
+    let hq = &hybrid["episodes"][0]["questions"][0];
+    let planner = json(&bip(["infer", "--json", file]));
+    let pq = &planner["episodes"][0]["questions"][0];
+    assert_eq!(hq["answer"], pq["answer"], "{hq} vs {pq}");
+    assert!(hybrid["episodes"][0]["policy"]
+        .as_str()
+        .expect("policy name")
+        .starts_with("hybrid (planner"));
+}
+
+#[test]
+fn weak_to_strong_adapter_errors_name_the_problem() {
+    let dir = TempDir::new();
+    let file = examples()[0].to_str().expect("utf-8 path").to_string();
+    let run = |adapter: &str| {
+        bip([
+            "infer",
+            "--policy",
+            "w2s",
+            "--large",
+            "smollm2-135m",
+            "--expert",
+            "smollm2-135m",
+            "--naive",
+            "smollm2-135m",
+            "--expert-adapter",
+            adapter,
+            &file,
+        ])
+    };
+    let missing = dir.path().join("no-adapter");
+    let out = run(missing.to_str().expect("utf-8"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no-adapter"), "{err}");
+    // An adapter made for a smaller model does not fit SmolLM2.
+    let small = LlamaConfig::new(64, 32, 48, 2, 4, 2);
+    let misfit = dir.path().join("misfit");
+    LoraAdapter::init(&small, LoraConfig::new(2, 4.0), 1)
+        .save(&misfit)
+        .expect("adapter saves");
+    let out = run(misfit.to_str().expect("utf-8"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("q_proj") || err.contains("shape"), "{err}");
+}

@@ -1,0 +1,173 @@
+//! `bip generate --training-pairs` and `bip train` end to end on a tiny model folder the
+//! test writes (random weights, a byte-level tokenizer), and their errors.
+
+use std::path::Path;
+
+use bip::models::load::safetensors::{write_safetensors, StDtype};
+use bip::models::{LanguageModel, LlamaConfig, LoraAdapter, MemoryWeights};
+
+use crate::util::{bip, TempDir};
+
+/// GPT-2's map from bytes to the printable characters byte-level BPE spells them with.
+fn byte_chars() -> Vec<char> {
+    let mut bs: Vec<u32> = (33..=126).chain(161..=172).chain(174..=255).collect();
+    let mut cs = bs.clone();
+    let mut n = 0;
+    for b in 0..256 {
+        if !bs.contains(&b) {
+            bs.push(b);
+            cs.push(256 + n);
+            n += 1;
+        }
+    }
+    let mut out = vec![' '; 256];
+    for (b, c) in bs.into_iter().zip(cs) {
+        out[b as usize] = char::from_u32(c).expect("a char");
+    }
+    out
+}
+
+/// Writes a tiny Llama as a Hugging Face folder: one token per byte, random weights.
+fn write_tiny_model(dir: &Path) {
+    let config = LlamaConfig::new(256, 32, 48, 2, 4, 2).with_max_seq_len(4096);
+    let weights = MemoryWeights::random(&config, 5);
+    let names = weights.names();
+    let tensors: Vec<(&str, &[usize], &[f32])> = names
+        .iter()
+        .map(|n| {
+            let (s, d) = weights.get(n).expect("tensor");
+            (*n, s, d)
+        })
+        .collect();
+    write_safetensors(&dir.join("model.safetensors"), StDtype::F32, &tensors).expect("write");
+    let cfg = serde_json::json!({
+        "model_type": "llama",
+        "vocab_size": config.vocab_size,
+        "hidden_size": config.hidden_size,
+        "intermediate_size": config.intermediate_size,
+        "num_hidden_layers": config.num_layers,
+        "num_attention_heads": config.num_heads,
+        "num_key_value_heads": config.num_kv_heads,
+        "max_position_embeddings": config.max_seq_len,
+        "tie_word_embeddings": true,
+        "hidden_act": "silu",
+    });
+    std::fs::write(dir.join("config.json"), cfg.to_string()).expect("write");
+    let vocab: serde_json::Map<String, serde_json::Value> = byte_chars()
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| (c.to_string(), serde_json::json!(i)))
+        .collect();
+    let byte_level = serde_json::json!({
+        "type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true
+    });
+    let tokenizer = serde_json::json!({
+        "version": "1.0",
+        "truncation": null,
+        "padding": null,
+        "added_tokens": [],
+        "normalizer": null,
+        "pre_tokenizer": byte_level,
+        "post_processor": null,
+        "decoder": byte_level,
+        "model": {
+            "type": "BPE", "dropout": null, "unk_token": null,
+            "continuing_subword_prefix": null, "end_of_word_suffix": null,
+            "fuse_unk": false, "byte_fallback": false, "vocab": vocab, "merges": []
+        }
+    });
+    std::fs::write(dir.join("tokenizer.json"), tokenizer.to_string()).expect("write");
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn generate_pairs_then_train_an_adapter_that_loads() {
+    let tmp = TempDir::new();
+    let model = tmp.path().join("tiny");
+    std::fs::create_dir_all(&model).expect("mkdir");
+    write_tiny_model(&model);
+    let pairs = tmp.path().join("pairs.jsonl");
+    let out = bip(["generate", "--n", "2", "--seed", "3", "--training-pairs"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([pairs.display().to_string()]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&pairs).expect("pairs written");
+    let first: serde_json::Value =
+        serde_json::from_str(text.lines().next().expect("a line")).expect("JSON");
+    assert!(first["prompt"]
+        .as_str()
+        .expect("prompt")
+        .ends_with("Next action:"));
+    assert!(first["action"].as_str().expect("action").starts_with(' '));
+
+    let adapter = tmp.path().join("adapter");
+    let args = [
+        "train",
+        "--base",
+        &model.display().to_string(),
+        "--data",
+        &pairs.display().to_string(),
+        "--validation-fraction",
+        "0.2",
+        "--limit",
+        "2",
+        "--rank",
+        "2",
+        "--alpha",
+        "4",
+        "--lr",
+        "0.01",
+        "--epochs",
+        "1",
+        "--batch",
+        "1",
+        "--targets",
+        "q,v,down",
+        "--out",
+        &adapter.display().to_string(),
+    ]
+    .map(String::from);
+    let out = bip(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = std::fs::read_to_string(adapter.join("training_log.jsonl")).expect("log");
+    let events: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["event"].as_str()).collect();
+    assert_eq!(kinds, ["config", "epoch", "step", "step", "epoch", "done"]);
+    assert!(events[2]["loss"].as_f64().expect("loss").is_finite());
+    let loaded = LoraAdapter::load(&adapter).expect("a PEFT adapter");
+    assert_eq!(loaded.config().r, 2);
+    assert_eq!(loaded.pairs().count(), 2 * 3);
+    assert!(!loaded.is_zero(), "training moved B off zero");
+    LanguageModel::<bip::models::backend::Cpu>::load_with_adapter(
+        &model,
+        &loaded,
+        &Default::default(),
+    )
+    .expect("the adapter fits its base");
+
+    // A data line without "action" is named.
+    let broken = tmp.write(
+        "broken.jsonl",
+        "{\"prompt\": \"a\", \"action\": \" b\"}\n{\"prompt\": \"c\"}\n",
+    );
+    let mut bad = args.clone();
+    bad[4] = broken.display().to_string();
+    let out = bip(&bad);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("broken.jsonl: line 2: missing field \"action\""),
+        "{err}"
+    );
+    let mut bad = args.clone();
+    bad[20] = "q,attn".into();
+    let err = stderr(&bip(&bad));
+    assert!(err.contains("--targets: unknown module \"attn\""), "{err}");
+}

@@ -1,0 +1,83 @@
+//! Why a theme could not be loaded or applied.
+
+use bip_episodes::import::ImportError;
+use bip_episodes::EpisodeError;
+
+/// Why a theme could not be loaded or applied. Every variant names the field, form or
+/// place at fault.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ThemeError {
+    /// The theme file is not JSON.
+    #[error("line {line}, column {column}: {message}")]
+    Json {
+        /// Line of the error (from 1).
+        line: usize,
+        /// Column of the error (from 1).
+        column: usize,
+        /// What the parser said.
+        message: String,
+    },
+    /// A field of the theme file is missing, unknown or malformed.
+    #[error("{path}: {reason}")]
+    Field {
+        /// JSON path of the field (`furniture.fridge.forms.refrigerator`).
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Two different base words would get the same themed word, so the theme could not be
+    /// undone.
+    #[error("not one-to-one: \"{form}\" would stand for both {first} and {second}")]
+    NotOneToOne {
+        /// The themed word.
+        form: String,
+        /// One base word or class it stands for.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// A themed word is a word of the base vocabulary for another class.
+    #[error("{path}: \"{form}\" already names {class} in the base vocabulary")]
+    Collision {
+        /// JSON path of the themed word.
+        path: String,
+        /// The themed word.
+        form: String,
+        /// The base class it names.
+        class: String,
+    },
+    /// A themed word is a word the MMToM-QA grammar reads (a verb, count, preposition...).
+    #[error("{path}: \"{word}\" is a word of the question grammar; choose another")]
+    Reserved {
+        /// JSON path of the themed word.
+        path: String,
+        /// The word.
+        word: String,
+    },
+    /// No theme has this name.
+    #[error("no theme \"{name}\" (known: {known})")]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The themes there are.
+        known: String,
+    },
+    /// Applying the theme could not be undone exactly: the input already uses a themed
+    /// word, or themed words next to other words read as a different noun.
+    #[error("{location}: the theme could not be undone: \"{original}\" would come back as \"{round_trip}\"")]
+    NotReversible {
+        /// Where (a JSON path, or a character offset in text).
+        location: String,
+        /// The input there.
+        original: String,
+        /// What themed-then-unthemed text gives there.
+        round_trip: String,
+    },
+    /// A question record (JSONL line) is malformed.
+    #[error("{0}")]
+    Import(#[from] ImportError),
+    /// The themed episode is not valid.
+    #[error("{0}")]
+    Episode(#[from] EpisodeError),
+}

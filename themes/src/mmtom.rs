@@ -1,0 +1,135 @@
+//! Themed MMToM-QA questions: rewriting a record's text, and reading themed text.
+//!
+//! The reader (`bip_episodes::import::mmtom`) knows only the base vocabulary, and
+//! `bip-episodes` cannot depend on this crate. So themed text is read by mapping it back
+//! to the base words first ([`Theme::invert_text`], exact by construction: applying a
+//! theme is refused unless it can be undone), reading that, and renaming the episode read
+//! into the theme's ids ([`Theme::apply_episode`]). The reader's grammar thus stays one
+//! grammar, and a themed episode carries the themed words a language-model policy sees.
+
+use serde_json::Value;
+
+use bip_episodes::import::mmtom::{read_record, MmtomRecord};
+use bip_episodes::import::ImportError;
+use bip_episodes::Episode;
+
+use crate::error::ThemeError;
+use crate::theme::Theme;
+
+/// A question record (one JSONL line of MMToM-QA) with its `question` text passed
+/// through `rewrite`; every other field is kept.
+fn map_question(
+    line: &str,
+    rewrite: impl FnOnce(&str) -> Result<String, ThemeError>,
+) -> Result<String, ThemeError> {
+    let mut value: Value = serde_json::from_str(line).map_err(|e| ImportError::Json {
+        message: e.to_string(),
+    })?;
+    let text = value
+        .get("question")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ImportError::Field {
+            field: "question",
+            reason: "missing or not a string".into(),
+        })?;
+    let rewritten = rewrite(text)?;
+    value["question"] = Value::String(rewritten);
+    Ok(value.to_string())
+}
+
+/// A question record with its text in the theme's words ([`Theme::apply_text`]).
+///
+/// # Errors
+/// [`ThemeError::Import`] for a line that is not a record with a `question` string;
+/// otherwise as [`Theme::apply_text`].
+pub fn apply_record(line: &str, theme: &Theme) -> Result<String, ThemeError> {
+    map_question(line, |text| theme.apply_text(text))
+}
+
+/// A themed question record back in the base words ([`Theme::invert_text`]).
+///
+/// # Errors
+/// [`ThemeError::Import`] for a line that is not a record with a `question` string.
+pub fn invert_record(line: &str, theme: &Theme) -> Result<String, ThemeError> {
+    map_question(line, |text| Ok(theme.invert_text(text)))
+}
+
+/// Reads a question record written in `theme`'s words into a themed episode: the text is
+/// mapped back to the base words, read, and the episode renamed into the theme.
+/// `index` numbers the episode id as in `read_record`.
+///
+/// # Errors
+/// [`ThemeError::Import`] when the text cannot be read; [`ThemeError::Episode`] or
+/// [`ThemeError::NotReversible`] when the themed episode cannot be built.
+pub fn read_themed_record(
+    line: &str,
+    index: usize,
+    theme: &Theme,
+) -> Result<MmtomRecord, ThemeError> {
+    let base = invert_record(line, theme)?;
+    let mut record = read_record(&base, index)?;
+    if theme.is_identity() {
+        return Ok(record);
+    }
+    let file = theme.apply_episode(&record.file)?;
+    let id = file.id.clone().unwrap_or_default();
+    record.episode = Episode::from_file(file.clone(), &id)?;
+    record.file = file;
+    Ok(record)
+}
+
+/// The theme `text` is most likely written in: the one with the most themed words in it
+/// that are not base words; `None` when no theme's words appear (base text).
+pub fn detect<'a>(text: &str, themes: &'a [Theme]) -> Option<&'a Theme> {
+    let mut best: Option<(&Theme, usize)> = None;
+    for theme in themes {
+        let count = theme.themed_word_count(text);
+        if count > 0 && best.is_none_or(|(_, c)| count > c) {
+            best = Some((theme, count));
+        }
+    }
+    best.map(|(t, _)| t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str = r#"{"question": "What's inside the apartment: The apartment consists of a kitchen and a living room. The kitchen is equipped with a fridge, a microwave and two cabinets. The fridge contains an apple and a bottle of wine. The second cabinet holds a cupcake. The living room features a sofa with a remote control on it. \nActions taken by Ann: Ann is in the living room. She walks to the kitchen and is about to open the microwave. \nQuestion: If Ann has been trying to get a cupcake, which one of the following statements is more likely to be true? (a) Ann thinks that the cupcake is inside the microwave. (b) Ann thinks that the cupcake is not inside the microwave. Please respond with either a or b.", "answer": "a", "question_type": 1.3, "episode": 3}"#;
+
+    #[test]
+    fn themed_records_read_into_themed_episodes_with_the_same_answer() {
+        let base = read_record(LINE, 1).expect("readable");
+        for theme in crate::builtins() {
+            let themed = apply_record(LINE, &theme).expect("reversible");
+            let record = read_themed_record(&themed, 1, &theme)
+                .unwrap_or_else(|e| panic!("{}: {e}", theme.id()));
+            assert_eq!(record.expected, base.expected);
+            assert_eq!(record.episode.id, base.episode.id);
+            assert_eq!(record.file.actions.len(), base.file.actions.len());
+            let back = theme.invert_episode(&record.file);
+            assert_eq!(
+                serde_json::to_value(back).expect("json"),
+                serde_json::to_value(&base.file).expect("json"),
+                "{}",
+                theme.id()
+            );
+            let text: Value =
+                serde_json::from_str(&invert_record(&themed, &theme).expect("record"))
+                    .expect("json");
+            let original: Value = serde_json::from_str(LINE).expect("json");
+            assert_eq!(text, original, "{}", theme.id());
+        }
+    }
+
+    #[test]
+    fn the_theme_of_a_text_is_detected() {
+        let themes = crate::builtins();
+        for theme in &themes {
+            let themed = apply_record(LINE, theme).expect("reversible");
+            let found = detect(&themed, &themes).map(Theme::id);
+            let expected = (!theme.is_identity()).then(|| theme.id());
+            assert_eq!(found, expected);
+        }
+    }
+}
