@@ -6,7 +6,8 @@ use std::sync::Mutex;
 use bip_engine::{PolicyFailure, TextRequest, TextScore, TextScorer};
 use bip_models::burn::tensor::backend::Backend;
 use bip_models::{
-    LanguageModel, PrefixCache, ScoreOptions, ScoreRequest, Scored, Tokenizer, WeakToStrong,
+    encode_requests, EncodedRequest, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest,
+    Scored, TokenRequest, WeakToStrong,
 };
 
 /// One language model with its prefix cache, scoring for the LM policy.
@@ -40,13 +41,14 @@ where
     }
 
     fn score(&self, requests: &[TextRequest<'_>]) -> Result<Vec<TextScore>, PolicyFailure> {
+        let encoded = encode_requests(self.model.tokenizer(), &score_requests(requests))?;
         let mut cache = self.cache.lock().map_err(|_| POISONED)?;
-        let scored = self.model.score(
+        let scored = self.model.score_tokens(
             &mut cache,
-            &score_requests(requests),
+            &token_requests(&encoded),
             &ScoreOptions::default(),
         )?;
-        text_scores(self.model.tokenizer(), requests, scored)
+        Ok(text_scores(&encoded, scored))
     }
 
     fn tokens_computed(&self) -> u64 {
@@ -91,8 +93,9 @@ where
 
     fn score(&self, requests: &[TextRequest<'_>]) -> Result<Vec<TextScore>, PolicyFailure> {
         let mut w2s = self.w2s.lock().map_err(|_| POISONED)?;
-        let scored = w2s.score(&score_requests(requests), &ScoreOptions::default())?;
-        text_scores(w2s.large().tokenizer(), requests, scored)
+        let encoded = encode_requests(w2s.large().tokenizer(), &score_requests(requests))?;
+        let scored = w2s.score_tokens(&token_requests(&encoded), &ScoreOptions::default())?;
+        Ok(text_scores(&encoded, scored))
     }
 
     fn tokens_computed(&self) -> u64 {
@@ -124,20 +127,18 @@ fn score_requests<'a>(requests: &[TextRequest<'a>]) -> Vec<ScoreRequest<'a>> {
         .collect()
 }
 
+fn token_requests(encoded: &[EncodedRequest]) -> Vec<TokenRequest<'_>> {
+    encoded.iter().map(EncodedRequest::as_tokens).collect()
+}
+
 /// The engine's view of scores: log-probabilities in f64 and each prompt's length.
-fn text_scores(
-    tokenizer: &Tokenizer,
-    requests: &[TextRequest<'_>],
-    scored: Vec<Scored>,
-) -> Result<Vec<TextScore>, PolicyFailure> {
-    requests
+fn text_scores(encoded: &[EncodedRequest], scored: Vec<Scored>) -> Vec<TextScore> {
+    encoded
         .iter()
         .zip(scored)
-        .map(|(r, s)| {
-            Ok(TextScore {
-                logprobs: s.logprobs.iter().map(|&l| f64::from(l)).collect(),
-                prompt_tokens: tokenizer.encode_prompt(r.prompt)?.len(),
-            })
+        .map(|(e, s)| TextScore {
+            logprobs: s.logprobs.iter().map(|&l| f64::from(l)).collect(),
+            prompt_tokens: e.prompt.len(),
         })
         .collect()
 }

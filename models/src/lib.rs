@@ -88,7 +88,8 @@ pub use lora::{LoraAdapter, LoraConfig, LoraModule, LoraPair};
 pub use model::LanguageModel;
 pub use prefix::{CacheStats, PrefixCache, DEFAULT_CACHE_TOKENS};
 pub use score::{
-    score_tokens, ScoreOptions, ScoreRequest, Scored, TokenRequest, DEFAULT_MAX_BATCH_TOKENS,
+    encode_requests, score_tokens, EncodedRequest, ScoreOptions, ScoreRequest, Scored,
+    TokenRequest, DEFAULT_MAX_BATCH_TOKENS,
 };
 pub use tokenizer::{ChatTemplate, Tokenizer};
 pub use train::{LoraTrainer, TextPair, TokenPair, TrainEvent, TrainOptions, TrainOutcome};

@@ -13,7 +13,9 @@ use crate::info::{prepare, ModelInfo, Opened, Prepared};
 use crate::load::gguf::GgufWeights;
 use crate::lora::{AdaptedWeights, LoraAdapter};
 use crate::prefix::PrefixCache;
-use crate::score::{score_tokens, ScoreOptions, ScoreRequest, Scored, TokenRequest};
+use crate::score::{
+    encode_requests, score_tokens, EncodedRequest, ScoreOptions, ScoreRequest, Scored, TokenRequest,
+};
 use crate::tokenizer::Tokenizer;
 use crate::transformer::Transformer;
 use crate::weights::WeightSource;
@@ -136,22 +138,9 @@ impl<B: Backend> LanguageModel<B> {
         requests: &[ScoreRequest<'_>],
         options: &ScoreOptions,
     ) -> Result<Vec<Scored>> {
-        let encoded = requests
-            .iter()
-            .map(|r| {
-                Ok((
-                    self.tokenizer.encode_prompt(r.prompt)?,
-                    self.tokenizer.encode(r.continuation)?,
-                ))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let token_requests: Vec<TokenRequest<'_>> = encoded
-            .iter()
-            .map(|(p, c)| TokenRequest {
-                prompt: p,
-                continuation: c,
-            })
-            .collect();
+        let encoded = encode_requests(&self.tokenizer, requests)?;
+        let token_requests: Vec<TokenRequest<'_>> =
+            encoded.iter().map(EncodedRequest::as_tokens).collect();
         self.score_tokens(cache, &token_requests, options)
     }
 

@@ -17,6 +17,7 @@ use burn::tensor::{Int, Tensor, TensorData};
 use crate::error::{ModelError, Result};
 use crate::prefix::{common_prefix, PrefixCache};
 use crate::softmax::log_softmax_rows;
+use crate::tokenizer::Tokenizer;
 use crate::transformer::Transformer;
 
 /// Default bound on `batch × longest suffix` per forward pass.
@@ -45,6 +46,46 @@ pub struct TokenRequest<'a> {
     pub prompt: &'a [u32],
     /// Tokens scored.
     pub continuation: &'a [u32],
+}
+
+/// A [`ScoreRequest`] turned into token ids, owning them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodedRequest {
+    /// The prompt's tokens (with the model's BOS token when it uses one).
+    pub prompt: Vec<u32>,
+    /// The continuation's tokens, encoded on their own.
+    pub continuation: Vec<u32>,
+}
+
+impl EncodedRequest {
+    /// The request as [`score_tokens`] takes it.
+    pub fn as_tokens(&self) -> TokenRequest<'_> {
+        TokenRequest {
+            prompt: &self.prompt,
+            continuation: &self.continuation,
+        }
+    }
+}
+
+/// Encodes text requests the way scoring reads them: each prompt as a prompt, each
+/// continuation on its own.
+///
+/// # Errors
+///
+/// [`ModelError::Tokenizer`] when a text cannot be encoded.
+pub fn encode_requests(
+    tokenizer: &Tokenizer,
+    requests: &[ScoreRequest<'_>],
+) -> Result<Vec<EncodedRequest>> {
+    requests
+        .iter()
+        .map(|r| {
+            Ok(EncodedRequest {
+                prompt: tokenizer.encode_prompt(r.prompt)?,
+                continuation: tokenizer.encode(r.continuation)?,
+            })
+        })
+        .collect()
 }
 
 /// How to score.

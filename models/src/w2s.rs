@@ -10,7 +10,9 @@ use rayon::prelude::*;
 use crate::error::{ModelError, Result};
 use crate::model::LanguageModel;
 use crate::prefix::{CacheStats, PrefixCache};
-use crate::score::{ScoreOptions, ScoreRequest, Scored, TokenRequest};
+use crate::score::{
+    encode_requests, EncodedRequest, ScoreOptions, ScoreRequest, Scored, TokenRequest,
+};
 use crate::softmax::log_softmax_rows;
 
 /// Most continuation tokens scored per round of the three models: each round holds three
@@ -179,23 +181,9 @@ impl<B: Backend> WeakToStrong<B> {
         requests: &[ScoreRequest<'_>],
         options: &ScoreOptions,
     ) -> Result<Vec<Scored>> {
-        let tokenizer = self.models[0].tokenizer();
-        let encoded = requests
-            .iter()
-            .map(|r| {
-                Ok((
-                    tokenizer.encode_prompt(r.prompt)?,
-                    tokenizer.encode(r.continuation)?,
-                ))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let token_requests: Vec<TokenRequest<'_>> = encoded
-            .iter()
-            .map(|(p, c)| TokenRequest {
-                prompt: p,
-                continuation: c,
-            })
-            .collect();
+        let encoded = encode_requests(self.models[0].tokenizer(), requests)?;
+        let token_requests: Vec<TokenRequest<'_>> =
+            encoded.iter().map(EncodedRequest::as_tokens).collect();
         self.score_tokens(&token_requests, options)
     }
 
