@@ -1,6 +1,9 @@
 //! Language-model throughput on SmolLM2-135M-Instruct (Q4_1 GGUF, dequantized to f32):
 //! prefill, and scoring 32 continuations of ~10 tokens after a 300-token prompt with and
-//! without the shared-prefix cache. Prints figures; asserts nothing.
+//! without the shared-prefix cache. The continuations are an action menu (distinct
+//! actions that share verbs, as an agent's candidate actions do), which the scorer's token
+//! trees compute once per shared beginning; the same menu with a distinct first token on
+//! every action measures the rate when nothing is shared. Prints figures; asserts nothing.
 //!
 //! `scripts/fetch-models.sh && cargo bench --bench lm_score` (`BIP_BENCH_REPEATS=N` sets
 //! the repetitions, best of which is reported; default 3).
@@ -112,11 +115,13 @@ fn main() {
     model
         .score_tokens(&mut cache, &requests[..1], &options)
         .expect("scores");
+    let before = cache.stats().suffix_tokens;
     let warm = best(repeats, || {
         model
             .score_tokens(&mut cache, &requests, &options)
             .expect("scores");
     });
+    let menu_positions = (cache.stats().suffix_tokens - before) / (repeats.max(1) as u64 + 1);
     report("scoring, one batched call, warm prefix cache", n_cont, warm);
 
     let full = ScoreOptions {
@@ -139,12 +144,47 @@ fn main() {
         no_cache.as_secs_f64() / cold.as_secs_f64(),
         no_cache.as_secs_f64() / warm.as_secs_f64()
     );
+
+    // Nothing shared after the prompt: a distinct first token on every continuation.
+    let unshared: Vec<Vec<u32>> = continuations
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let mut t = vec![1000 + k as u32];
+            t.extend(c);
+            t
+        })
+        .collect();
+    let n_unshared: usize = unshared.iter().map(Vec::len).sum();
+    let requests: Vec<TokenRequest<'_>> = unshared
+        .iter()
+        .map(|c| TokenRequest {
+            prompt: &prefix,
+            continuation: c,
+        })
+        .collect();
+    let computed = cache.stats().suffix_tokens;
+    let warm_unshared = best(repeats, || {
+        model
+            .score_tokens(&mut cache, &requests, &options)
+            .expect("scores");
+    });
+    report(
+        "scoring, warm prefix cache, no shared beginnings",
+        n_unshared,
+        warm_unshared,
+    );
+    println!(
+        "positions computed per call: {} for the action menu ({n_cont} scored), {} with no shared beginnings ({n_unshared} scored)",
+        menu_positions,
+        (cache.stats().suffix_tokens - computed) / (repeats.max(1) as u64 + 1),
+    );
     if let Some(kb) = peak_rss_kb() {
         println!("peak resident memory: {:.0} MiB", kb as f64 / 1024.0);
     }
 }
 
-/// A 300-token prompt in the style of an LM policy's, and 32 action continuations.
+/// A 300-token prompt in the style of an LM policy's, and 32 distinct action continuations.
 fn workload(model: &LanguageModel<Cpu>) -> (Vec<u32>, Vec<Vec<u32>>) {
     let rooms = ["kitchen", "living room", "bedroom", "bathroom"];
     let things = [
@@ -174,11 +214,11 @@ fn workload(model: &LanguageModel<Cpu>) -> (Vec<u32>, Vec<Vec<u32>>) {
     prefix.extend(tail);
     let continuations = (0..CONTINUATIONS)
         .map(|k| {
-            let (r, t) = (rooms[k % rooms.len()], things[k % things.len()]);
+            let (r, t) = (rooms[k % rooms.len()], things[k / rooms.len()]);
             let action = if k % 2 == 0 {
                 format!(" walk to the {r} and open the {t}")
             } else {
-                format!(" grab the wine glass from the {t} {k}")
+                format!(" grab the wine glass from the {t} in the {r}")
             };
             model.tokenizer().encode(&action).expect("encodes")
         })

@@ -67,6 +67,7 @@ mod softmax;
 pub mod tokenizer;
 pub mod train;
 mod transformer;
+mod tree;
 mod w2s;
 mod weights;
 

@@ -25,7 +25,8 @@ pub struct CacheStats {
     /// Entries dropped to stay within the budget.
     pub evictions: u64,
     /// Positions computed after the cached prefixes by the scoring calls that used this
-    /// cache (rests of prompts and continuations; padding not counted).
+    /// cache (rests of prompts and continuations; a position shared by several suffixes is
+    /// counted once).
     pub suffix_tokens: u64,
 }
 

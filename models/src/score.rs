@@ -4,10 +4,11 @@
 //! For a batch of requests the prompts' common beginning (up to one token short of the
 //! shortest prompt) is taken from, or added to, the [`PrefixCache`]; a prompt shared by
 //! several continuations gets its own cached prefix. What remains of each request (the
-//! rest of its prompt, then its continuation) is a *suffix*; suffixes are run together,
-//! longest first, in batches over the broadcast prefix, padded at the end (which the
-//! causal mask makes harmless). Only the positions that predict continuation tokens go
-//! through the LM head.
+//! rest of its prompt, then its continuation) is a *suffix*. Suffixes run packed into
+//! token trees over the shared prefix ([`crate::tree`]): suffixes that begin alike (the
+//! same prompt, actions that start with the same verb) compute those positions once, and
+//! nothing is padded. Only the positions that predict continuation tokens go through the
+//! LM head, each once.
 
 use std::collections::HashMap;
 
@@ -16,12 +17,15 @@ use burn::tensor::{Int, Tensor, TensorData};
 
 use crate::error::{ModelError, Result};
 use crate::prefix::{common_prefix, PrefixCache};
-use crate::softmax::log_softmax_rows;
+use crate::softmax::{log_normalizers, log_prob};
 use crate::tokenizer::Tokenizer;
 use crate::transformer::Transformer;
+use crate::tree::TokenTree;
 
-/// Default bound on `batch × longest suffix` per forward pass.
-pub const DEFAULT_MAX_BATCH_TOKENS: usize = 2048;
+/// Default bound on the positions (tree nodes) run in one forward pass. Attention among a
+/// pass's own positions grows with its square; beyond a few hundred positions that costs
+/// more than larger matrix products save.
+pub const DEFAULT_MAX_BATCH_TOKENS: usize = 384;
 
 /// A prompt whose own continuations number at least this many, and whose own tokens
 /// beyond the batch's common beginning number at least [`MIN_OWN_PREFIX`], gets its own
@@ -94,7 +98,8 @@ pub struct ScoreOptions {
     /// Also return the raw logits over the whole vocabulary at every continuation token
     /// (for combining models, as weak-to-strong steering does).
     pub full_logits: bool,
-    /// Bound on `batch × longest suffix` per forward pass (memory against speed).
+    /// Bound on the positions run in one forward pass (a suffix longer than this runs
+    /// alone).
     pub max_batch_tokens: usize,
 }
 
@@ -189,31 +194,29 @@ pub fn score_tokens<B: Backend>(
                 }
             })
             .collect();
-        suffixes.sort_by_key(|s| std::cmp::Reverse(s.tokens.len()));
-        cache.count_suffix_tokens(suffixes.iter().map(|s| s.tokens.len()).sum());
+        // Sorted, suffixes that begin alike are neighbours and share the tree's nodes.
+        suffixes.sort_by(|a, b| a.tokens.cmp(&b.tokens));
         let mut start = 0;
         while start < suffixes.len() {
-            // Longest first; a batch ends at the token budget, or where padding to its
-            // longest suffix would waste more than a fifth of a row.
-            let longest = suffixes[start].tokens.len().max(1);
-            let mut end = start + 1;
+            let mut tree = TokenTree::default();
+            let mut paths = Vec::new();
+            let mut end = start;
             while end < suffixes.len()
-                && (end + 1 - start) * longest <= options.max_batch_tokens
-                && suffixes[end].tokens.len() * 5 >= longest * 4
+                && (end == start
+                    || tree.len() + tree.cost(&suffixes[end].tokens) <= options.max_batch_tokens)
             {
+                paths.push(tree.push(&suffixes[end].tokens));
                 end += 1;
             }
-            let batch = &suffixes[start..end];
-            let kv_batch = if kv.is_empty() {
+            cache.count_suffix_tokens(tree.len());
+            let kv_pack = if kv.is_empty() {
                 model.new_cache()
             } else {
                 kv.clone().into_shared()
             };
-            for (s, (logprobs, logits)) in
-                batch
-                    .iter()
-                    .zip(run_batch(model, kv_batch, batch, options.full_logits)?)
-            {
+            let pack = &suffixes[start..end];
+            let scores = run_tree(model, kv_pack, &tree, pack, &paths, options.full_logits)?;
+            for (s, (logprobs, logits)) in pack.iter().zip(scores) {
                 results[s.request].logprobs = logprobs;
                 results[s.request].logits = logits;
             }
@@ -311,61 +314,70 @@ fn plan<'a>(
 /// One suffix's continuation log-probs, and its logits when asked.
 type RowScores = (Vec<f32>, Option<Vec<f32>>);
 
-/// Runs one batch of suffixes over `kv` and returns each one's continuation log-probs
-/// (and logits when asked).
-fn run_batch<B: Backend>(
+/// Runs one tree of suffixes over `kv` and returns each suffix's continuation log-probs
+/// (and logits when asked). `paths[i]` is suffix `i`'s node at each of its positions.
+fn run_tree<B: Backend>(
     model: &Transformer<B>,
-    mut kv: crate::cache::KvCache<B>,
-    batch: &[Suffix],
+    kv: crate::cache::KvCache<B>,
+    tree: &TokenTree,
+    suffixes: &[Suffix],
+    paths: &[Vec<usize>],
     full_logits: bool,
 ) -> Result<Vec<RowScores>> {
-    let device = model.device();
-    let n = batch.len();
-    let width = batch.iter().map(|s| s.tokens.len()).max().unwrap_or(0);
-    let mut ids = vec![0i32; n * width];
-    let mut rows = Vec::new();
-    let mut targets = Vec::new();
-    for (b, s) in batch.iter().enumerate() {
-        for (j, &t) in s.tokens.iter().enumerate() {
-            ids[b * width + j] = t as i32;
-        }
-        for k in 0..s.cont_len {
-            // Position cont_start + k - 1 predicts continuation token k.
-            rows.push((b * width + s.cont_start + k - 1) as i32);
-            targets.push(s.tokens[s.cont_start + k]);
-        }
-    }
-    let picked_rows = rows.len();
-    if picked_rows == 0 {
-        return Ok(batch
+    // Node `path[cont_start + k - 1]` predicts continuation token `k`. Suffixes that share
+    // that node share its logits row, which goes through the LM head once.
+    let mut row_of_node: HashMap<usize, usize> = HashMap::new();
+    let mut nodes: Vec<i32> = Vec::new();
+    let picks: Vec<Vec<(usize, u32)>> = suffixes
+        .iter()
+        .zip(paths)
+        .map(|(s, path)| {
+            (0..s.cont_len)
+                .map(|k| {
+                    let node = path[s.cont_start + k - 1];
+                    let row = *row_of_node.entry(node).or_insert_with(|| {
+                        nodes.push(node as i32);
+                        nodes.len() - 1
+                    });
+                    (row, s.tokens[s.cont_start + k])
+                })
+                .collect()
+        })
+        .collect();
+    if nodes.is_empty() {
+        return Ok(suffixes
             .iter()
             .map(|_| (Vec::new(), full_logits.then(Vec::new)))
             .collect());
     }
-    let tokens = Tensor::<B, 1, Int>::from_data(TensorData::new(ids, [n * width]), &device)
-        .reshape([n, width]);
-    let hidden = model.forward(tokens, &mut kv);
-    let hidden_size = hidden.dims()[2];
-    let rows = Tensor::<B, 1, Int>::from_data(TensorData::new(rows, [picked_rows]), &device);
-    let picked = hidden.reshape([n * width, hidden_size]).select(0, rows);
-    let logits = model.logits(picked);
+    let device = model.device();
+    let hidden = model.forward_tree(tree, kv);
+    let rows = nodes.len();
+    let picked = hidden.select(
+        0,
+        Tensor::<B, 1, Int>::from_data(TensorData::new(nodes, [rows]), &device),
+    );
     let vocab = model.vocab_size();
-    // The logits come to the host once; a fused, row-parallel log-softmax there beats the
-    // backend's separate max, exp, sum and log passes.
-    let all_logits = ModelError::read_back(logits.into_data())?;
-    let logprobs = log_softmax_rows(&all_logits, vocab, &targets);
-    let all_logits = full_logits.then_some(all_logits);
-    let mut out = Vec::with_capacity(n);
-    let mut at = 0;
-    for s in batch {
-        let lp = logprobs[at..at + s.cont_len].to_vec();
-        let lg = all_logits
-            .as_ref()
-            .map(|l| l[at * vocab..(at + s.cont_len) * vocab].to_vec());
-        out.push((lp, lg));
-        at += s.cont_len;
-    }
-    Ok(out)
+    // The logits come to the host once; a fused, row-parallel normalisation there beats
+    // the backend's separate max, exp, sum and log passes.
+    let logits = ModelError::read_back(model.logits(picked).into_data())?;
+    let norms = log_normalizers(&logits, vocab);
+    Ok(picks
+        .iter()
+        .map(|pick| {
+            let logprobs = pick
+                .iter()
+                .map(|&(row, t)| log_prob(&logits[row * vocab..(row + 1) * vocab], t, norms[row]))
+                .collect();
+            let copied = full_logits.then(|| {
+                pick.iter()
+                    .flat_map(|&(row, _)| &logits[row * vocab..(row + 1) * vocab])
+                    .copied()
+                    .collect()
+            });
+            (logprobs, copied)
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -429,6 +441,16 @@ mod tests {
                 prompt: &p2,
                 continuation: c[3],
             },
+            // Shares its first two tokens with request 0, and repeats request 0: both run
+            // through the same tree nodes.
+            TokenRequest {
+                prompt: &p1,
+                continuation: &[20, 21, 29],
+            },
+            TokenRequest {
+                prompt: &p1,
+                continuation: c[0],
+            },
         ];
         let mut cache = PrefixCache::new(1000);
         for options in [
@@ -452,6 +474,31 @@ mod tests {
             }
         }
         assert!(cache.stats().reused_tokens > 0);
+    }
+
+    #[test]
+    fn suffixes_that_begin_alike_compute_their_shared_positions_once() {
+        let model = model();
+        let prompt = [1u32, 2, 3];
+        let conts: [&[u32]; 3] = [&[4, 5, 6], &[4, 8], &[4, 5, 7]];
+        let requests: Vec<TokenRequest> = conts
+            .iter()
+            .map(|c| TokenRequest {
+                prompt: &prompt,
+                continuation: c,
+            })
+            .collect();
+        let mut cache = PrefixCache::new(1000);
+        let scored = score_tokens(&model, &mut cache, &requests, &ScoreOptions::default()).unwrap();
+        // Tree: 3 (the prompt's last token) → 4 → {5 → {6, 7}, 8}: six positions, not the
+        // eleven of the suffixes one by one.
+        assert_eq!(cache.stats().suffix_tokens, 6);
+        for (r, s) in requests.iter().zip(&scored) {
+            let expected = reference(&model, r.prompt, r.continuation);
+            for (a, b) in s.logprobs.iter().zip(&expected) {
+                assert!((a - b).abs() < 1e-4, "{a} vs {b}");
+            }
+        }
     }
 
     #[test]

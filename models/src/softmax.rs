@@ -5,11 +5,27 @@
 
 use rayon::prelude::*;
 
-/// `log softmax(row)[target]`: `row[target] − max − ln Σ exp(row − max)`, the sum in `f64`.
-pub(crate) fn log_softmax_at(row: &[f32], target: usize) -> f32 {
+/// The normaliser of a logits row: its maximum and `ln Σ exp(row − max)`, the sum in
+/// `f64`.
+pub(crate) fn log_normalizer(row: &[f32]) -> (f32, f64) {
     let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let sum: f64 = row.iter().map(|&x| f64::from((x - max).exp())).sum();
-    (f64::from(row[target] - max) - sum.ln()) as f32
+    (max, sum.ln())
+}
+
+/// [`log_normalizer`] of each `vocab`-wide row of `logits`, rows in parallel.
+pub(crate) fn log_normalizers(logits: &[f32], vocab: usize) -> Vec<(f32, f64)> {
+    logits.par_chunks(vocab).map(log_normalizer).collect()
+}
+
+/// `log softmax(row)[target]` given the row's [`log_normalizer`].
+pub(crate) fn log_prob(row: &[f32], target: u32, (max, ln_sum): (f32, f64)) -> f32 {
+    (f64::from(row[target as usize] - max) - ln_sum) as f32
+}
+
+/// `log softmax(row)[target]`: `row[target] − max − ln Σ exp(row − max)`.
+pub(crate) fn log_softmax_at(row: &[f32], target: usize) -> f32 {
+    log_prob(row, target as u32, log_normalizer(row))
 }
 
 /// [`log_softmax_at`] for each `vocab`-wide row of `logits` and its target.

@@ -8,11 +8,14 @@ use burn::tensor::{Int, Tensor, TensorData};
 use crate::cache::KvCache;
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
-use crate::nn::attention::{group_mask, own_bias, Attention, AttentionWeights, OwnMask, Step};
+use crate::nn::attention::{
+    group_mask, own_bias, tree_bias, tree_mask, Attention, AttentionWeights, OwnMask, Step,
+};
 use crate::nn::linear::Linear;
 use crate::nn::mlp::Mlp;
 use crate::nn::norm::RmsNorm;
 use crate::nn::rope::{rotate_half_columns, Rope};
+use crate::tree::TokenTree;
 use crate::weights::{transpose, MemoryWeights, WeightSource};
 
 /// One decoder block: pre-norm attention and pre-norm SwiGLU, each with a residual.
@@ -209,14 +212,85 @@ impl<B: Backend> Transformer<B> {
             sin_k,
             own_mask,
         };
-        let mut x = self.embed.val().select(0, tokens.reshape([batch * seq]));
+        let x = self.run_blocks(tokens.reshape([batch * seq]), &step, cache);
+        x.reshape([batch, seq, hidden])
+    }
+
+    /// Runs the nodes of `tree` on top of `cache`'s positions, each node at position
+    /// `cache.len() + depth`, seeing its ancestors and the cached positions, and returns
+    /// every node's final-normed hidden state.
+    ///
+    /// The cache is consumed: its new positions are laid out as a tree, which no later
+    /// pass can extend.
+    ///
+    /// # Shapes
+    ///
+    /// → `[tree.len(), hidden]`.
+    ///
+    /// # Panics
+    ///
+    /// When the cache has positions of its own (rows), a token is outside the vocabulary,
+    /// or the deepest node lies beyond [`Transformer::max_len`].
+    pub(crate) fn forward_tree(&self, tree: &TokenTree, mut cache: KvCache<B>) -> Tensor<B, 2> {
+        let nodes = tree.len();
+        let offset = cache.len();
+        assert_eq!(
+            offset,
+            cache.shared_len(),
+            "a tree runs on shared positions only"
+        );
+        let device = self.device();
+        let positions: Vec<usize> = tree.depths().iter().map(|&d| offset + d).collect();
+        assert!(
+            positions.iter().all(|&p| p < self.max_len()),
+            "tree deeper than the context of {}",
+            self.max_len()
+        );
+        let d = self.hidden_size() / self.num_heads;
+        let scale = 1.0 / (d as f32).sqrt();
+        let (cos_q, sin_q) = self
+            .rope
+            .tables_at(&positions, self.num_heads, scale, &device);
+        let (cos_k, sin_k) = self
+            .rope
+            .tables_at(&positions, self.num_kv_heads, 1.0, &device);
+        let groups = self.num_heads / self.num_kv_heads;
+        let visible = tree.visibility();
+        let own_mask = if offset > 0 {
+            OwnMask::Bias(tree_bias(groups, &visible, nodes, &device))
+        } else {
+            OwnMask::Fused(Some(tree_mask(groups, &visible, nodes, &device)), false)
+        };
+        let step = Step {
+            batch: 1,
+            seq: nodes,
+            cos_q,
+            sin_q,
+            cos_k,
+            sin_k,
+            own_mask,
+        };
+        let ids: Vec<i32> = tree.tokens().iter().map(|&t| t as i32).collect();
+        let tokens = Tensor::<B, 1, Int>::from_data(TensorData::new(ids, [nodes]), &device);
+        self.run_blocks(tokens, &step, &mut cache)
+    }
+
+    /// Embeds `tokens` and runs every block over them, extending `cache`: the final-normed
+    /// hidden states, `[tokens, hidden]`.
+    fn run_blocks(
+        &self,
+        tokens: Tensor<B, 1, Int>,
+        step: &Step<B>,
+        cache: &mut KvCache<B>,
+    ) -> Tensor<B, 2> {
+        let mut x = self.embed.val().select(0, tokens);
         for (i, block) in self.blocks.iter().enumerate() {
             let kv = cache.layer_mut(i);
-            x = x.clone() + block.attn.forward(block.attn_norm.forward(x), &step, kv);
+            x = x.clone() + block.attn.forward(block.attn_norm.forward(x), step, kv);
             x = x.clone() + block.mlp.forward(block.mlp_norm.forward(x));
         }
-        cache.advance(seq);
-        self.norm.forward(x).reshape([batch, seq, hidden])
+        cache.advance(step.seq);
+        self.norm.forward(x)
     }
 
     /// Logits of the next token for each hidden state.

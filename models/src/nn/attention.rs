@@ -263,6 +263,44 @@ pub(crate) fn own_bias<B: Backend>(
     Tensor::from_data(TensorData::new(data, [batch, groups * seq, t]), device)
 }
 
+/// The boolean mask (`true` = hidden) of a token tree whose `nodes × nodes` visibility
+/// is `visible` ([`crate::tree::TokenTree::visibility`]), with `groups` query heads
+/// stacked per key/value head: row `r` is node `r mod nodes`.
+///
+/// # Shapes
+///
+/// `[1, 1, groups * nodes, nodes]`.
+pub(crate) fn tree_mask<B: Backend>(
+    groups: usize,
+    visible: &[bool],
+    nodes: usize,
+    device: &B::Device,
+) -> Tensor<B, 4, Bool> {
+    let hidden: Vec<bool> = visible.iter().map(|&v| !v).collect();
+    let data = hidden.repeat(groups);
+    Tensor::from_data(TensorData::new(data, [1, 1, groups * nodes, nodes]), device)
+}
+
+/// The additive bias (`0` or `-inf`) of a token tree, as [`tree_mask`] for attention
+/// over shared and own keys.
+///
+/// # Shapes
+///
+/// `[1, groups * nodes, nodes]`.
+pub(crate) fn tree_bias<B: Backend>(
+    groups: usize,
+    visible: &[bool],
+    nodes: usize,
+    device: &B::Device,
+) -> Tensor<B, 3> {
+    let block: Vec<f32> = visible
+        .iter()
+        .map(|&v| if v { 0.0 } else { f32::NEG_INFINITY })
+        .collect();
+    let data = block.repeat(groups);
+    Tensor::from_data(TensorData::new(data, [1, groups * nodes, nodes]), device)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

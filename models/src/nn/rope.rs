@@ -71,19 +71,37 @@ impl Rope {
         scale: f32,
         device: &B::Device,
     ) -> (Tensor<B, 2>, Tensor<B, 2>) {
+        let positions: Vec<usize> = (0..batch).flat_map(|_| offset..offset + seq).collect();
+        self.tables_at(&positions, heads, scale, device)
+    }
+
+    /// Like [`Rope::tables`], for one row per entry of `positions`.
+    ///
+    /// # Shapes
+    ///
+    /// Both `[positions.len(), heads * head_dim]`.
+    ///
+    /// # Panics
+    ///
+    /// When a position is not below [`Rope::max_len`].
+    pub(crate) fn tables_at<B: Backend>(
+        &self,
+        positions: &[usize],
+        heads: usize,
+        scale: f32,
+        device: &B::Device,
+    ) -> (Tensor<B, 2>, Tensor<B, 2>) {
         let d = self.head_dim;
         let width = heads * d;
         let build = |table: &[f32]| {
-            let mut out = Vec::with_capacity(batch * seq * width);
-            for _ in 0..batch {
-                for p in offset..offset + seq {
-                    let row = &table[p * d..(p + 1) * d];
-                    for _ in 0..heads {
-                        out.extend(row.iter().map(|&x| x * scale));
-                    }
+            let mut out = Vec::with_capacity(positions.len() * width);
+            for &p in positions {
+                let row = &table[p * d..(p + 1) * d];
+                for _ in 0..heads {
+                    out.extend(row.iter().map(|&x| x * scale));
                 }
             }
-            Tensor::from_data(TensorData::new(out, [batch * seq, width]), device)
+            Tensor::from_data(TensorData::new(out, [positions.len(), width]), device)
         };
         (build(&self.cos), build(&self.sin))
     }
