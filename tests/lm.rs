@@ -105,11 +105,16 @@ fn continuation_logprobs_match_the_reference() {
         })
         .collect();
     let mut cache = PrefixCache::default();
-    // All at once (one batch over their common beginning), then one by one from the warm
-    // cache: both must match the reference.
+    // All at once (one tree over their common beginning), then one by one with every
+    // prompt's beginning cached, then all at once from the warm cache: each must match
+    // the reference.
     let together = m
         .score(&mut cache, &requests, &ScoreOptions::default())
         .unwrap();
+    let cached = ScoreOptions {
+        min_prefix_pass: 0,
+        ..ScoreOptions::default()
+    };
     for (case, scored) in cases.iter().zip(&together) {
         assert_eq!(scored.tokens, ids(&case["continuation_tokens"]));
         assert_logprobs_close(
@@ -119,9 +124,7 @@ fn continuation_logprobs_match_the_reference() {
         );
     }
     for (case, request) in cases.iter().zip(&requests) {
-        let scored = m
-            .score(&mut cache, &[*request], &ScoreOptions::default())
-            .unwrap();
+        let scored = m.score(&mut cache, &[*request], &cached).unwrap();
         assert_logprobs_close(
             &scored[0].logprobs,
             &floats(&case["continuation_logprobs"]),
@@ -130,9 +133,7 @@ fn continuation_logprobs_match_the_reference() {
     }
     // Again together: each prompt's beginning now comes from the cache.
     let computed = cache.stats().computed_tokens;
-    let again = m
-        .score(&mut cache, &requests, &ScoreOptions::default())
-        .unwrap();
+    let again = m.score(&mut cache, &requests, &cached).unwrap();
     for (case, scored) in cases.iter().zip(&again) {
         assert_logprobs_close(
             &scored.logprobs,

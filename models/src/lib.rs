@@ -37,7 +37,7 @@
 //! let model = LlamaConfig::new(64, 32, 48, 2, 4, 2)
 //!     .with_max_seq_len(128)
 //!     .init::<Cpu>(&Default::default());
-//! let prompt = [1, 2, 3, 4, 5];
+//! let prompt: Vec<u32> = (1..=60).collect();
 //! let requests = [
 //!     TokenRequest { prompt: &prompt, continuation: &[6, 7] },
 //!     TokenRequest { prompt: &prompt, continuation: &[8] },
@@ -46,7 +46,7 @@
 //! let scored = score_tokens(&model, &mut cache, &requests, &ScoreOptions::default()).unwrap();
 //! assert_eq!(scored[0].logprobs.len(), 2);
 //! assert!(scored.iter().all(|s| s.total() < 0.0));
-//! assert_eq!(cache.stats().computed_tokens, 4);
+//! assert_eq!(cache.stats().computed_tokens, 59);
 //! ```
 #![deny(missing_docs)]
 
@@ -90,7 +90,7 @@ pub use model::LanguageModel;
 pub use prefix::{CacheStats, PrefixCache, DEFAULT_CACHE_TOKENS};
 pub use score::{
     encode_requests, score_tokens, EncodedRequest, ScoreOptions, ScoreRequest, Scored,
-    TokenRequest, DEFAULT_MAX_BATCH_TOKENS,
+    TokenRequest, DEFAULT_MAX_BATCH_TOKENS, DEFAULT_MIN_PREFIX_PASS,
 };
 pub use tokenizer::{ChatTemplate, Tokenizer};
 pub use train::{LoraTrainer, TextPair, TokenPair, TrainEvent, TrainOptions, TrainOutcome};

@@ -27,6 +27,10 @@ use crate::tree::TokenTree;
 /// more than larger matrix products save.
 pub const DEFAULT_MAX_BATCH_TOKENS: usize = 384;
 
+/// Default fewest uncached prefix positions worth a forward pass (and a cache entry) of
+/// their own.
+pub const DEFAULT_MIN_PREFIX_PASS: usize = 48;
+
 /// A prompt whose own continuations number at least this many, and whose own tokens
 /// beyond the batch's common beginning number at least [`MIN_OWN_PREFIX`], gets its own
 /// cached prefix.
@@ -101,6 +105,10 @@ pub struct ScoreOptions {
     /// Bound on the positions run in one forward pass (a suffix longer than this runs
     /// alone).
     pub max_batch_tokens: usize,
+    /// Fewest uncached positions at the end of a shared prefix that get a forward pass
+    /// and a cache entry of their own; fewer run as the shared beginning of the suffixes'
+    /// tree (not cached for later calls, but far cheaper per position).
+    pub min_prefix_pass: usize,
 }
 
 impl Default for ScoreOptions {
@@ -108,6 +116,7 @@ impl Default for ScoreOptions {
         Self {
             full_logits: false,
             max_batch_tokens: DEFAULT_MAX_BATCH_TOKENS,
+            min_prefix_pass: DEFAULT_MIN_PREFIX_PASS,
         }
     }
 }
@@ -178,6 +187,15 @@ pub fn score_tokens<B: Backend>(
         })
         .collect();
     for (prefix, members) in plan(requests, |p| cache.longest_match(p)) {
+        // A short uncached end of the prefix joins the suffixes instead, where the tree
+        // runs it once as their shared beginning: a pass of its own over a few positions
+        // costs far more per position than the same positions in a larger pass.
+        let held = cache.longest_match(prefix);
+        let prefix = if prefix.len() - held < options.min_prefix_pass {
+            &prefix[..held]
+        } else {
+            prefix
+        };
         let kv = cache.get_or_compute(model, prefix);
         let p = prefix.len();
         let mut suffixes: Vec<Suffix> = members
@@ -453,12 +471,19 @@ mod tests {
             },
         ];
         let mut cache = PrefixCache::new(1000);
+        let cached = ScoreOptions {
+            min_prefix_pass: 0,
+            ..ScoreOptions::default()
+        };
         for options in [
-            ScoreOptions::default(),
+            cached,
             ScoreOptions {
                 max_batch_tokens: 3,
                 full_logits: true,
+                min_prefix_pass: 0,
             },
+            // Every prefix here is short enough to run inside the trees.
+            ScoreOptions::default(),
         ] {
             let scored = score_tokens(&model, &mut cache, &requests, &options).unwrap();
             for (r, s) in requests.iter().zip(&scored) {
@@ -488,17 +513,29 @@ mod tests {
                 continuation: c,
             })
             .collect();
-        let mut cache = PrefixCache::new(1000);
-        let scored = score_tokens(&model, &mut cache, &requests, &ScoreOptions::default()).unwrap();
-        // Tree: 3 (the prompt's last token) → 4 → {5 → {6, 7}, 8}: six positions, not the
-        // eleven of the suffixes one by one.
-        assert_eq!(cache.stats().suffix_tokens, 6);
-        for (r, s) in requests.iter().zip(&scored) {
-            let expected = reference(&model, r.prompt, r.continuation);
-            for (a, b) in s.logprobs.iter().zip(&expected) {
-                assert!((a - b).abs() < 1e-4, "{a} vs {b}");
+        let check = |scored: &[Scored]| {
+            for (r, s) in requests.iter().zip(scored) {
+                let expected = reference(&model, r.prompt, r.continuation);
+                for (a, b) in s.logprobs.iter().zip(&expected) {
+                    assert!((a - b).abs() < 1e-4, "{a} vs {b}");
+                }
             }
-        }
+        };
+        let cached = ScoreOptions {
+            min_prefix_pass: 0,
+            ..ScoreOptions::default()
+        };
+        let mut cache = PrefixCache::new(1000);
+        check(&score_tokens(&model, &mut cache, &requests, &cached).unwrap());
+        // Prefix [1, 2] in a pass of its own; tree: 3 (the prompt's last token) → 4 →
+        // {5 → {6, 7}, 8}: six positions, not the eleven of the suffixes one by one.
+        assert_eq!(cache.stats().computed_tokens, 2);
+        assert_eq!(cache.stats().suffix_tokens, 6);
+        // By default a prefix this short runs as the tree's shared root instead.
+        let mut cache = PrefixCache::new(1000);
+        check(&score_tokens(&model, &mut cache, &requests, &ScoreOptions::default()).unwrap());
+        assert_eq!(cache.stats().computed_tokens, 0);
+        assert_eq!(cache.stats().suffix_tokens, 8);
     }
 
     #[test]

@@ -425,6 +425,7 @@ mod tests {
         let options = ScoreOptions {
             full_logits: true,
             max_batch_tokens: 4,
+            min_prefix_pass: 0,
         };
         // Twice: the second call is served by warm prefix caches.
         for _ in 0..2 {
