@@ -186,3 +186,85 @@ fn weak_to_strong_adapter_errors_name_the_problem() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("q_proj") || err.contains("shape"), "{err}");
 }
+
+/// SmolLM2's vocabulary size.
+const SMOLLM2_VOCAB: usize = 49152;
+
+/// Writes a tiny random Llama as a Hugging Face folder with SmolLM2's vocabulary size
+/// (so the logit widths agree) but another tokenizer: a word-level vocabulary.
+fn write_model_with_another_tokenizer(dir: &std::path::Path) {
+    let config = LlamaConfig::new(SMOLLM2_VOCAB, 32, 48, 2, 4, 2).with_max_seq_len(512);
+    let weights = bip::models::MemoryWeights::random(&config, 7);
+    let tensors: Vec<(&str, &[usize], &[f32])> = weights
+        .names()
+        .into_iter()
+        .map(|n| {
+            let (shape, data) = weights.get(n).expect("named tensor");
+            (n, shape, data)
+        })
+        .collect();
+    std::fs::create_dir_all(dir).expect("folder");
+    bip::models::load::safetensors::write_safetensors(
+        &dir.join("model.safetensors"),
+        bip::models::load::safetensors::StDtype::F32,
+        &tensors,
+    )
+    .expect("safetensors written");
+    let config_json = serde_json::json!({
+        "architectures": ["LlamaForCausalLM"],
+        "model_type": "llama",
+        "vocab_size": config.vocab_size,
+        "hidden_size": config.hidden_size,
+        "intermediate_size": config.intermediate_size,
+        "num_hidden_layers": config.num_layers,
+        "num_attention_heads": config.num_heads,
+        "num_key_value_heads": config.num_kv_heads,
+        "max_position_embeddings": config.max_seq_len,
+        "rms_norm_eps": 1e-5,
+        "rope_theta": 10000.0,
+        "tie_word_embeddings": true,
+    });
+    std::fs::write(dir.join("config.json"), config_json.to_string()).expect("config written");
+    let vocab: serde_json::Map<String, serde_json::Value> = std::iter::once("[UNK]".to_string())
+        .chain((1..SMOLLM2_VOCAB).map(|i| format!("w{i}")))
+        .enumerate()
+        .map(|(i, w)| (w, serde_json::Value::from(i)))
+        .collect();
+    let tokenizer = serde_json::json!({
+        "version": "1.0",
+        "truncation": null,
+        "padding": null,
+        "added_tokens": [],
+        "normalizer": null,
+        "pre_tokenizer": {"type": "Whitespace"},
+        "post_processor": null,
+        "decoder": null,
+        "model": {"type": "WordLevel", "vocab": vocab, "unk_token": "[UNK]"},
+    });
+    std::fs::write(dir.join("tokenizer.json"), tokenizer.to_string()).expect("tokenizer written");
+}
+
+#[test]
+fn weak_to_strong_with_another_tokenizer_is_refused_before_scoring() {
+    let dir = TempDir::new();
+    let other = dir.path().join("other-tokenizer");
+    write_model_with_another_tokenizer(&other);
+    let file = examples()[0].to_str().expect("utf-8 path").to_string();
+    let out = bip([
+        "infer",
+        "--policy",
+        "w2s",
+        "--large",
+        other.to_str().expect("utf-8"),
+        "--expert",
+        "smollm2-135m",
+        "--naive",
+        "smollm2-135m",
+        &file,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("other-tokenizer"), "{err}");
+    assert!(err.contains("tokenizers differ"), "{err}");
+    assert!(out.stdout.is_empty(), "no answers before the check");
+}
