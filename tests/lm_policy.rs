@@ -13,7 +13,7 @@ use bip::models::{
 };
 use bip::scorer::{ModelScorer, W2sScorer};
 
-use crate::util::{bip, examples, json, TempDir};
+use crate::util::{bip, examples, json, write_hf_weights, TempDir};
 
 fn smollm2() -> std::path::PathBuf {
     resolve_model("smollm2-135m").unwrap_or_else(|e| {
@@ -194,37 +194,7 @@ const SMOLLM2_VOCAB: usize = 49152;
 /// (so the logit widths agree) but another tokenizer: a word-level vocabulary.
 fn write_model_with_another_tokenizer(dir: &std::path::Path) {
     let config = LlamaConfig::new(SMOLLM2_VOCAB, 32, 48, 2, 4, 2).with_max_seq_len(512);
-    let weights = bip::models::MemoryWeights::random(&config, 7);
-    let tensors: Vec<(&str, &[usize], &[f32])> = weights
-        .names()
-        .into_iter()
-        .map(|n| {
-            let (shape, data) = weights.get(n).expect("named tensor");
-            (n, shape, data)
-        })
-        .collect();
-    std::fs::create_dir_all(dir).expect("folder");
-    bip::models::load::safetensors::write_safetensors(
-        &dir.join("model.safetensors"),
-        bip::models::load::safetensors::StDtype::F32,
-        &tensors,
-    )
-    .expect("safetensors written");
-    let config_json = serde_json::json!({
-        "architectures": ["LlamaForCausalLM"],
-        "model_type": "llama",
-        "vocab_size": config.vocab_size,
-        "hidden_size": config.hidden_size,
-        "intermediate_size": config.intermediate_size,
-        "num_hidden_layers": config.num_layers,
-        "num_attention_heads": config.num_heads,
-        "num_key_value_heads": config.num_kv_heads,
-        "max_position_embeddings": config.max_seq_len,
-        "rms_norm_eps": 1e-5,
-        "rope_theta": 10000.0,
-        "tie_word_embeddings": true,
-    });
-    std::fs::write(dir.join("config.json"), config_json.to_string()).expect("config written");
+    write_hf_weights(dir, &config, 7);
     let vocab: serde_json::Map<String, serde_json::Value> = std::iter::once("[UNK]".to_string())
         .chain((1..SMOLLM2_VOCAB).map(|i| format!("w{i}")))
         .enumerate()

@@ -3,10 +3,9 @@
 
 use std::path::Path;
 
-use bip::models::load::safetensors::{write_safetensors, StDtype};
-use bip::models::{LanguageModel, LlamaConfig, LoraAdapter, MemoryWeights};
+use bip::models::{LanguageModel, LlamaConfig, LoraAdapter};
 
-use crate::util::{bip, TempDir};
+use crate::util::{bip, write_hf_weights, TempDir};
 
 /// GPT-2's map from bytes to the printable characters byte-level BPE spells them with.
 fn byte_chars() -> Vec<char> {
@@ -30,29 +29,7 @@ fn byte_chars() -> Vec<char> {
 /// Writes a tiny Llama as a Hugging Face folder: one token per byte, random weights.
 fn write_tiny_model(dir: &Path) {
     let config = LlamaConfig::new(256, 32, 48, 2, 4, 2).with_max_seq_len(4096);
-    let weights = MemoryWeights::random(&config, 5);
-    let names = weights.names();
-    let tensors: Vec<(&str, &[usize], &[f32])> = names
-        .iter()
-        .map(|n| {
-            let (s, d) = weights.get(n).expect("tensor");
-            (*n, s, d)
-        })
-        .collect();
-    write_safetensors(&dir.join("model.safetensors"), StDtype::F32, &tensors).expect("write");
-    let cfg = serde_json::json!({
-        "model_type": "llama",
-        "vocab_size": config.vocab_size,
-        "hidden_size": config.hidden_size,
-        "intermediate_size": config.intermediate_size,
-        "num_hidden_layers": config.num_layers,
-        "num_attention_heads": config.num_heads,
-        "num_key_value_heads": config.num_kv_heads,
-        "max_position_embeddings": config.max_seq_len,
-        "tie_word_embeddings": true,
-        "hidden_act": "silu",
-    });
-    std::fs::write(dir.join("config.json"), cfg.to_string()).expect("write");
+    write_hf_weights(dir, &config, 5);
     let vocab: serde_json::Map<String, serde_json::Value> = byte_chars()
         .into_iter()
         .enumerate()

@@ -73,3 +73,34 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Writes a Llama of `config` with random weights (`seed`) into `dir` as a Hugging Face
+/// folder's `model.safetensors` and `config.json`; the caller adds `tokenizer.json`.
+pub fn write_hf_weights(dir: &Path, config: &bip::models::LlamaConfig, seed: u64) {
+    use bip::models::load::safetensors::{write_safetensors, StDtype};
+    let weights = bip::models::MemoryWeights::random(config, seed);
+    let tensors: Vec<(&str, &[usize], &[f32])> = weights
+        .names()
+        .into_iter()
+        .map(|n| {
+            let (shape, data) = weights.get(n).expect("named tensor");
+            (n, shape, data)
+        })
+        .collect();
+    std::fs::create_dir_all(dir).expect("model folder");
+    write_safetensors(&dir.join("model.safetensors"), StDtype::F32, &tensors)
+        .expect("safetensors written");
+    let cfg = serde_json::json!({
+        "model_type": "llama",
+        "vocab_size": config.vocab_size,
+        "hidden_size": config.hidden_size,
+        "intermediate_size": config.intermediate_size,
+        "num_hidden_layers": config.num_layers,
+        "num_attention_heads": config.num_heads,
+        "num_key_value_heads": config.num_kv_heads,
+        "max_position_embeddings": config.max_seq_len,
+        "tie_word_embeddings": true,
+        "hidden_act": "silu",
+    });
+    std::fs::write(dir.join("config.json"), cfg.to_string()).expect("config written");
+}
