@@ -31,6 +31,12 @@ pub fn answer(question: &Question, posterior: &Posterior<'_>) -> Answer {
         .iter()
         .map(|o| posterior.conditional(o.claim.about, o.claim.given))
         .collect();
+    answer_from(probabilities)
+}
+
+/// The answer given each option's P(claim | condition) (`None` where the condition is
+/// impossible), as [`answer`] makes it.
+pub fn answer_from(probabilities: Vec<Option<f64>>) -> Answer {
     let raw: Vec<f64> = probabilities.iter().map(|p| p.unwrap_or(0.0)).collect();
     let total: f64 = raw.iter().sum();
     let posterior: Vec<f64> = if total > 0.0 {

@@ -66,6 +66,9 @@ pub struct EpisodeInference {
     pub trace: Vec<TraceStep>,
     /// What each answer cost, in the order of `answers`.
     pub costs: Vec<QuestionCost>,
+    /// When the episode has several readings ([`Episode::readings`]): the posterior
+    /// probability of each after all its actions; empty otherwise.
+    pub readings: Vec<f64>,
 }
 
 /// The hypothesis settings for questions asked after `at` actions: `base` plus the
@@ -86,9 +89,27 @@ pub fn hypotheses_at(episode: &Episode, at: usize, base: &HypothesisConfig) -> H
 /// of the hypothesis space ([`hypotheses_at`]) are read off the actions before each
 /// moment; the trace uses those of the whole episode.
 ///
+/// An episode with several readings of where objects start ([`Episode::readings`]) is
+/// answered by marginalising over them: each option's probability is the posterior mass
+/// of its claim summed over the readings (each weighed by how well it explains the
+/// actions), over that of its condition; the trace follows the most probable reading.
+///
 /// # Errors
 /// As [`Inference::new`] and [`Inference::push`].
 pub fn infer_episode(
+    episode: &Episode,
+    policy: &dyn Policy,
+    options: &BatchOptions,
+) -> Result<EpisodeInference, EngineError> {
+    if episode.alternatives.is_empty() {
+        infer_reading(episode, policy, options)
+    } else {
+        crate::readings::infer_readings(episode, policy, options)
+    }
+}
+
+/// [`infer_episode`] over an episode with one reading.
+pub(crate) fn infer_reading(
     episode: &Episode,
     policy: &dyn Policy,
     options: &BatchOptions,
@@ -125,41 +146,54 @@ pub fn infer_episode(
             }
         }
     }
-    let mut trace = Vec::new();
-    if let Some(top) = options.trace_top {
-        let end = episode.actions.len();
-        let config = hypotheses_at(episode, end, &options.hypotheses);
-        let mut session = Inference::for_episode(episode, policy, &config)?;
-        if let Some(pruning) = &options.pruning {
-            let all: Vec<&Question> = episode.questions.iter().collect();
-            let keep = proposed(episode, &all, end, &config, pruning)?;
-            session.retain(|i| keep[i]);
-        }
-        for step in 0..=end {
-            if step > 0 {
-                session.push(&episode.actions[step - 1])?;
-            }
-            let posterior = session.posterior();
-            trace.push(TraceStep {
-                step,
-                action: step.checked_sub(1).map(|i| episode.actions[i]),
-                goals: posterior.goals(),
-                top: posterior.top(top),
-            });
-        }
-    }
+    let trace = match options.trace_top {
+        Some(top) => trace(episode, policy, options, top)?,
+        None => Vec::new(),
+    };
     Ok(EpisodeInference {
         // Every question's `at` is at most the number of actions (checked at load), so
         // each was answered above.
         answers: answers.into_iter().flatten().collect(),
         trace,
         costs,
+        readings: Vec::new(),
     })
+}
+
+/// The posterior after every step of `episode`, keeping the `top` joint hypotheses.
+pub(crate) fn trace(
+    episode: &Episode,
+    policy: &dyn Policy,
+    options: &BatchOptions,
+    top: usize,
+) -> Result<Vec<TraceStep>, EngineError> {
+    let mut trace = Vec::new();
+    let end = episode.actions.len();
+    let config = hypotheses_at(episode, end, &options.hypotheses);
+    let mut session = Inference::for_episode(episode, policy, &config)?;
+    if let Some(pruning) = &options.pruning {
+        let all: Vec<&Question> = episode.questions.iter().collect();
+        let keep = proposed(episode, &all, end, &config, pruning)?;
+        session.retain(|i| keep[i]);
+    }
+    for step in 0..=end {
+        if step > 0 {
+            session.push(&episode.actions[step - 1])?;
+        }
+        let posterior = session.posterior();
+        trace.push(TraceStep {
+            step,
+            action: step.checked_sub(1).map(|i| episode.actions[i]),
+            goals: posterior.goals(),
+            top: posterior.top(top),
+        });
+    }
+    Ok(trace)
 }
 
 /// Which hypotheses of a session over `config` to keep for `questions`, asked after `at`
 /// actions ([`Pruning`]); indexed like a new session's hypotheses.
-fn proposed(
+pub(crate) fn proposed(
     episode: &Episode,
     questions: &[&Question],
     at: usize,

@@ -48,12 +48,13 @@ mod inference;
 pub mod logprob;
 mod policy;
 mod posterior;
+mod readings;
 pub mod report;
 pub mod rng;
 pub mod stats;
 pub mod variance;
 
-pub use answer::{answer, Answer};
+pub use answer::{answer, answer_from, Answer};
 pub use batch::{
     hypotheses_at, infer_all, infer_episode, BatchOptions, EpisodeInference, Pruning, TraceStep,
 };

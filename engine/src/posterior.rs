@@ -84,6 +84,19 @@ impl<'a> Posterior<'a> {
             .collect()
     }
 
+    /// The log of the unnormalised posterior mass of the hypotheses under which every
+    /// proposition in `all` holds: prior times likelihood of the actions, summed. Masses
+    /// of sessions over different readings of one episode (the same hypotheses, other
+    /// worlds) can be added to marginalise over the readings.
+    pub fn log_mass(&self, all: &[Proposition]) -> f64 {
+        log_sum_exp(&self.hypothesis_log_weights(all))
+    }
+
+    /// The log of the total unnormalised posterior mass: the log evidence of the actions.
+    pub fn log_evidence(&self) -> f64 {
+        self.log_total
+    }
+
     /// log P(every proposition in `all` holds) under the posterior.
     ///
     /// A belief proposition ("thinks an X is inside C") holds under a hypothesis when C is

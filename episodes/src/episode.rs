@@ -1,7 +1,7 @@
 //! An episode: a world, an agent, what it did, and what is asked about it.
 
 use crate::action::Action;
-use crate::ids::{ClassId, RoomId};
+use crate::ids::{ClassId, FurnitureId, RoomId};
 use crate::question::Question;
 use crate::state::State;
 use crate::world::World;
@@ -24,8 +24,12 @@ pub struct Episode {
     pub id: String,
     /// Free text for people.
     pub description: Option<String>,
-    /// Rooms, furniture and objects.
+    /// Rooms, furniture and objects, placed as in the first reading.
     pub world: World,
+    /// Where every object starts (indexed by object) in each other reading of a source
+    /// that allows several worlds; empty when there is one. Every reading admits the
+    /// actions (checked when the episode is built).
+    pub alternatives: Vec<Vec<FurnitureId>>,
     /// The agent.
     pub agent: Agent,
     /// What the agent did, in order.
@@ -55,6 +59,24 @@ impl Episode {
             states.push(state.clone());
         }
         states
+    }
+
+    /// Every reading of the episode, the first as written: the same episode with the
+    /// objects placed as that reading says and no alternatives of its own.
+    pub fn readings(&self) -> Vec<Episode> {
+        let first = Episode {
+            alternatives: Vec::new(),
+            ..self.clone()
+        };
+        let mut readings = vec![first.clone()];
+        for starts in &self.alternatives {
+            let mut reading = first.clone();
+            for (object, &start) in reading.world.objects.iter_mut().zip(starts) {
+                object.start = start;
+            }
+            readings.push(reading);
+        }
+        readings
     }
 
     /// The classes the agent may be after.

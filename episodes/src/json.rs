@@ -5,7 +5,7 @@
 //! name once and replays every action, so an [`Episode`] is always consistent. Errors name
 //! the JSON path of the offending field (`actions[3].open`) and its value.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +60,21 @@ pub struct WorldFile {
     pub furniture: Vec<FurnitureFile>,
     /// Objects and where they start.
     pub objects: Vec<ObjectFile>,
+    /// Other readings of where objects start, when the source allows several worlds (a
+    /// text that puts "a book on the coffee table" in a room with two). The world as
+    /// written is the first reading; each alternative moves the objects it names.
+    /// Inference weighs the readings equally a priori and marginalises over them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<AlternativeFile>,
+}
+
+/// One other reading of where objects start: `{"objects": {"book_1": "coffee_table_2"}}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlternativeFile {
+    /// Object id → the container or surface it starts at in this reading; objects not
+    /// named start where the world says.
+    pub objects: BTreeMap<String, String>,
 }
 
 /// A door: `["kitchen", "hall"]` (distance 1) or `{"between": [..], "distance": 2.5}`.
@@ -260,14 +275,17 @@ impl Episode {
                 found: format!("\"{}\"", file.format),
             });
         }
-        let world = build_world(&file.world)?;
+        let mut world = build_world(&file.world)?;
+        add_named_classes(&mut world, &file);
         let agent = build_agent(&world, &file.agent)?;
         let actions = build_actions(&world, &agent, &file.actions)?;
+        let alternatives = build_alternatives(&world, &agent, &file)?;
         let questions = build_questions(&world, actions.len(), &file.questions)?;
         Ok(Episode {
             id: file.id.unwrap_or_else(|| fallback_id.to_string()),
             description: file.description,
             world,
+            alternatives,
             agent,
             actions,
             questions,
@@ -342,6 +360,19 @@ impl Episode {
                         id: o.name.clone(),
                         class: class_field(&o.name, w.class_name(o.class)),
                         at: w.furniture(o.start).name.clone(),
+                    })
+                    .collect(),
+                alternatives: self
+                    .alternatives
+                    .iter()
+                    .map(|starts| AlternativeFile {
+                        objects: w
+                            .objects
+                            .iter()
+                            .zip(starts)
+                            .filter(|(o, &start)| o.start != start)
+                            .map(|(o, &start)| (o.name.clone(), w.furniture(start).name.clone()))
+                            .collect(),
                     })
                     .collect(),
             },
@@ -548,6 +579,58 @@ fn build_world(file: &WorldFile) -> Result<World, EpisodeError> {
         classes,
         layout,
     })
+}
+
+/// Adds the classes that the agent's goals and the questions name but no object has: an
+/// agent may want, or think about, something the world does not contain.
+fn add_named_classes(world: &mut World, file: &EpisodeFile) {
+    let goals = file.agent.goals.iter().flatten();
+    let propositions = file.questions.iter().flat_map(|q| {
+        q.options.iter().flat_map(|o| {
+            let given = o.given.as_ref();
+            [
+                o.goal.as_ref(),
+                o.belief.as_ref().map(|b| &b.object),
+                given.and_then(|g| g.goal.as_ref()),
+                given.and_then(|g| g.belief.as_ref()).map(|b| &b.object),
+            ]
+        })
+    });
+    for name in goals.chain(propositions.flatten()) {
+        if !name.is_empty() && world.class_by_name(name).is_none() {
+            world.classes.push(name.clone());
+        }
+    }
+}
+
+/// The other readings' object starts, each checked to name known objects and furniture
+/// and to admit every action.
+fn build_alternatives(
+    world: &World,
+    agent: &Agent,
+    file: &EpisodeFile,
+) -> Result<Vec<Vec<FurnitureId>>, EpisodeError> {
+    let mut readings = Vec::with_capacity(file.world.alternatives.len());
+    for (k, alternative) in file.world.alternatives.iter().enumerate() {
+        let field = format!("world.alternatives[{k}].objects");
+        let mut reading = world.clone();
+        for (object, at) in &alternative.objects {
+            let o = world
+                .object_by_name(object)
+                .ok_or_else(|| EpisodeError::unknown(field.clone(), "object", object))?;
+            let start = furniture(world, at, format!("{field}.{object}"))?;
+            reading.objects[o.index()].start = start;
+        }
+        build_actions(&reading, agent, &file.actions).map_err(|source| {
+            EpisodeError::invalid(
+                format!("world.alternatives[{k}]"),
+                "this reading",
+                format!("does not admit the actions: {source}"),
+            )
+        })?;
+        readings.push(reading.objects.iter().map(|o| o.start).collect());
+    }
+    Ok(readings)
 }
 
 fn class(world: &World, name: &str, field: String) -> Result<ClassId, EpisodeError> {

@@ -84,11 +84,52 @@ fn unknown_ids_name_field_and_value() {
     );
     let msg = error_of(|v| v["world"]["furniture"][0]["room"] = "attic".into());
     assert_eq!(msg, "world.furniture[0].room: unknown room \"attic\"");
-    let msg = error_of(|v| v["questions"][0]["options"][1]["goal"] = "piano".into());
+    let msg = error_of(|v| v["questions"][0]["options"][1]["goal"] = "".into());
     assert_eq!(
         msg,
-        "questions[0].options[1].goal: unknown object class \"piano\""
+        "questions[0].options[1].goal: unknown object class \"\""
     );
+}
+
+#[test]
+fn goals_and_beliefs_may_name_a_class_no_object_has() {
+    let mut value = valid();
+    value["questions"][0]["options"][1]["goal"] = "piano".into();
+    value["questions"][0]["options"][0] =
+        serde_json::json!({"belief": {"object": "cupcake", "container": "fridge", "inside": true}});
+    let e = read(&value).expect("absent classes are goal and belief candidates");
+    let piano = e.world.class_by_name("piano").expect("piano is a class");
+    assert!(e.world.objects.iter().all(|o| o.class != piano));
+    assert!(e.goal_candidates().contains(&piano));
+    assert!(e.world.class_by_name("cupcake").is_some());
+}
+
+#[test]
+fn alternatives_move_objects_and_must_admit_the_actions() {
+    let mut value = valid();
+    value["world"]["furniture"]
+        .as_array_mut()
+        .expect("furniture")
+        .push(serde_json::json!({"id": "shelf", "room": "kitchen", "kind": "surface"}));
+    value["world"]["alternatives"] = serde_json::json!([{"objects": {"book": "shelf"}}]);
+    let e = read(&value).expect("valid alternative");
+    let readings = e.readings();
+    assert_eq!(readings.len(), 2);
+    let book = e.world.object_by_name("book").expect("book");
+    let shelf = e.world.furniture_by_name("shelf").expect("shelf");
+    assert_eq!(readings[1].world.object(book).start, shelf);
+    assert_ne!(readings[0].world.object(book).start, shelf);
+    let back = Episode::from_file(e.to_file(), "test").expect("round trip");
+    assert_eq!(back.alternatives, e.alternatives);
+
+    value["world"]["alternatives"] = serde_json::json!([{"objects": {"apple_1": "shelf"}}]);
+    let msg = read(&value)
+        .expect_err("the grab is impossible")
+        .to_string();
+    assert!(msg.starts_with("world.alternatives[0]"), "{msg}");
+    value["world"]["alternatives"] = serde_json::json!([{"objects": {"pear_1": "shelf"}}]);
+    let msg = read(&value).expect_err("unknown object").to_string();
+    assert!(msg.contains("pear_1"), "{msg}");
 }
 
 #[test]

@@ -120,6 +120,12 @@ fn map_file(
         object.at = id(&object.at);
         opt_id(&mut object.class);
     }
+    for alternative in &mut w.alternatives {
+        alternative.objects = std::mem::take(&mut alternative.objects)
+            .into_iter()
+            .map(|(object, at)| (id(&object), id(&at)))
+            .collect();
+    }
     f.agent.start = id(&f.agent.start);
     for goal in f.agent.goals.iter_mut().flatten() {
         *goal = id(goal);

@@ -146,6 +146,7 @@ pub fn generate_with_truth(
                 if truly { "true" } else { "false" }
             )),
             world: shell.world.clone(),
+            alternatives: Vec::new(),
             agent: Agent {
                 name: agent.to_string(),
                 start: scenario.start,

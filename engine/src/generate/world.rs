@@ -123,5 +123,6 @@ pub fn random_world(rng: &mut Rng) -> WorldFile {
         doors: Some(doors),
         furniture,
         objects,
+        alternatives: Vec::new(),
     }
 }

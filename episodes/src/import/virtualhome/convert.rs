@@ -149,6 +149,7 @@ pub fn import(
                 at: name(o.at),
             })
             .collect(),
+        alternatives: Vec::new(),
     };
     let mut file = EpisodeFile {
         format: FORMAT.to_string(),

@@ -1,0 +1,171 @@
+//! Inference over an episode whose source allows several worlds ([`Episode::readings`]):
+//! one session per reading, and answers from the posterior masses summed over them.
+//!
+//! With equal prior weight on the readings, P(claim | condition, actions) is
+//! Σ_r mass_r(claim ∧ condition) / Σ_r mass_r(condition), where mass_r is the posterior
+//! mass (prior × likelihood of the actions) under reading r; a reading that explains the
+//! actions badly contributes little. Sums are taken in log space.
+
+use std::time::Instant;
+
+use bip_episodes::{Episode, Proposition, Question};
+
+use crate::answer::{answer_from, Answer};
+use crate::batch::{hypotheses_at, proposed, trace, BatchOptions, EpisodeInference};
+use crate::cost::QuestionCost;
+use crate::error::EngineError;
+use crate::inference::Inference;
+use crate::logprob::{log_sum_exp, normalize};
+use crate::policy::Policy;
+
+/// For each question due at one moment, for each option: the log masses of its claim with
+/// its condition, and of its condition alone, under one reading.
+type OptionMasses = Vec<Vec<(f64, f64)>>;
+
+/// [`crate::infer_episode`] over every reading of `episode`.
+pub(crate) fn infer_readings(
+    episode: &Episode,
+    policy: &dyn Policy,
+    options: &BatchOptions,
+) -> Result<EpisodeInference, EngineError> {
+    let readings = episode.readings();
+    let mut answers: Vec<Option<Answer>> = vec![None; episode.questions.len()];
+    let mut costs = vec![QuestionCost::default(); episode.questions.len()];
+    let mut moments: Vec<usize> = episode.questions.iter().map(|q| q.at).collect();
+    moments.sort_unstable();
+    moments.dedup();
+    let mut end_evidence: Vec<Option<f64>> = vec![None; readings.len()];
+    for at in moments {
+        let started = Instant::now();
+        let work_before = policy.work();
+        let due: Vec<&Question> = episode.questions.iter().filter(|q| q.at == at).collect();
+        let mut per_reading = Vec::with_capacity(readings.len());
+        let mut hypotheses = 0;
+        for (r, reading) in readings.iter().enumerate() {
+            let (masses, count, evidence) = masses_at(reading, policy, options, &due, at)?;
+            per_reading.push(masses);
+            hypotheses += count;
+            if at == episode.actions.len() {
+                end_evidence[r] = Some(evidence);
+            }
+        }
+        for (q, question) in due.iter().enumerate() {
+            let probabilities = (0..question.options.len())
+                .map(|o| combined(per_reading.iter().map(|m| m[q][o])))
+                .collect();
+            let index = episode
+                .questions
+                .iter()
+                .position(|x| std::ptr::eq(x, *question))
+                .unwrap_or_default();
+            answers[index] = Some(answer_from(probabilities));
+        }
+        let cost = QuestionCost::share(
+            started.elapsed().as_secs_f64(),
+            policy.work().since(work_before),
+            hypotheses,
+            due.len(),
+        );
+        for (question, slot) in episode.questions.iter().zip(&mut costs) {
+            if question.at == at {
+                *slot = cost;
+            }
+        }
+    }
+    let evidence = readings
+        .iter()
+        .zip(end_evidence)
+        .map(|(r, known)| known.map_or_else(|| log_evidence(r, policy, options), Ok))
+        .collect::<Result<Vec<f64>, _>>()?;
+    let probabilities = normalize(&evidence);
+    let trace = match options.trace_top {
+        Some(top) => {
+            let best = (0..readings.len())
+                .max_by(|&a, &b| {
+                    probabilities[a]
+                        .total_cmp(&probabilities[b])
+                        .then(b.cmp(&a))
+                })
+                .unwrap_or_default();
+            trace(&readings[best], policy, options, top)?
+        }
+        None => Vec::new(),
+    };
+    Ok(EpisodeInference {
+        answers: answers.into_iter().flatten().collect(),
+        trace,
+        costs,
+        readings: probabilities,
+    })
+}
+
+/// The option masses of the questions `due` after `at` actions under one reading, how
+/// many hypotheses were scored, and the log evidence of those actions.
+fn masses_at(
+    reading: &Episode,
+    policy: &dyn Policy,
+    options: &BatchOptions,
+    due: &[&Question],
+    at: usize,
+) -> Result<(OptionMasses, usize, f64), EngineError> {
+    let config = hypotheses_at(reading, at, &options.hypotheses);
+    let mut session = Inference::for_episode(reading, policy, &config)?;
+    if let Some(pruning) = &options.pruning {
+        let keep = proposed(reading, due, at, &config, pruning)?;
+        session.retain(|i| keep[i]);
+    }
+    let count = session.hypothesis_count();
+    for action in &reading.actions[..at] {
+        session.push(action)?;
+    }
+    let posterior = session.posterior();
+    let masses = due
+        .iter()
+        .map(|q| {
+            q.options
+                .iter()
+                .map(|o| {
+                    let mut claim: Vec<Proposition> = vec![o.claim.about];
+                    claim.extend(o.claim.given);
+                    let condition = match o.claim.given {
+                        Some(given) => posterior.log_mass(&[given]),
+                        None => posterior.log_evidence(),
+                    };
+                    (posterior.log_mass(&claim), condition)
+                })
+                .collect()
+        })
+        .collect();
+    Ok((masses, count, posterior.log_evidence()))
+}
+
+/// P(claim | condition) from each reading's (claim mass, condition mass); `None` when the
+/// condition is impossible in every reading.
+fn combined(masses: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
+    let (claims, conditions): (Vec<f64>, Vec<f64>) = masses.unzip();
+    let condition = log_sum_exp(&conditions);
+    if condition == f64::NEG_INFINITY {
+        return None;
+    }
+    Some((log_sum_exp(&claims) - condition).exp().min(1.0))
+}
+
+/// The log evidence of all of a reading's actions.
+fn log_evidence(
+    reading: &Episode,
+    policy: &dyn Policy,
+    options: &BatchOptions,
+) -> Result<f64, EngineError> {
+    let end = reading.actions.len();
+    let config = hypotheses_at(reading, end, &options.hypotheses);
+    let mut session = Inference::for_episode(reading, policy, &config)?;
+    if let Some(pruning) = &options.pruning {
+        let all: Vec<&Question> = reading.questions.iter().collect();
+        let keep = proposed(reading, &all, end, &config, pruning)?;
+        session.retain(|i| keep[i]);
+    }
+    for action in &reading.actions {
+        session.push(action)?;
+    }
+    Ok(session.posterior().log_evidence())
+}
