@@ -7,7 +7,8 @@ use thiserror::Error;
 use crate::error::EpisodeError;
 
 /// The part of an MMToM-QA question text a problem is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Part {
     /// "What's inside the apartment: ..."

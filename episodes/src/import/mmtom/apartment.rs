@@ -9,7 +9,7 @@
 //! in the order the scene mentions them (`apple_1`, `apple_2`). Every piece and object
 //! carries its class explicitly.
 
-use crate::json::{FurnitureFile, KindFile, ObjectFile, WorldFile};
+use crate::json::{AlternativeFile, FurnitureFile, KindFile, ObjectFile, WorldFile};
 
 use super::lexicon::{FurnitureDef, Kind, ObjectDef, RoomDef};
 
@@ -96,6 +96,17 @@ impl Apartment {
         ALWAYS_NUMBERED.contains(&p.def.class) || self.series_len(p.room, p.def.class) > 1
     }
 
+    /// The classes of the objects each piece holds, sorted: two apartments with the same
+    /// placement are the same world to inference.
+    pub(crate) fn placement(&self) -> Vec<Vec<&'static str>> {
+        let mut out = vec![Vec::new(); self.furniture.len()];
+        for o in &self.objects {
+            out[o.at].push(o.def.class);
+        }
+        out.iter_mut().for_each(|v| v.sort_unstable());
+        out
+    }
+
     /// The id of every piece, by the rule in the module docs.
     pub(crate) fn furniture_ids(&self) -> Vec<String> {
         self.furniture
@@ -171,8 +182,34 @@ impl Apartment {
                     at: furniture_ids[o.at].clone(),
                 })
                 .collect(),
+            alternatives: Vec::new(),
         }
     }
+}
+
+/// The `world` of an episode file for the readings of one scene: the first as written,
+/// the others as alternatives moving the objects they place elsewhere.
+pub(crate) fn world_file(readings: &[&Apartment]) -> WorldFile {
+    let Some(first) = readings.first() else {
+        return Apartment::default().to_world_file();
+    };
+    let mut world = first.to_world_file();
+    let furniture_ids = first.furniture_ids();
+    let object_ids = first.object_ids();
+    world.alternatives = readings[1..]
+        .iter()
+        .map(|reading| AlternativeFile {
+            objects: reading
+                .objects
+                .iter()
+                .zip(&first.objects)
+                .zip(&object_ids)
+                .filter(|((o, base), _)| o.at != base.at)
+                .map(|((o, _), id)| (id.clone(), furniture_ids[o.at].clone()))
+                .collect(),
+        })
+        .collect();
+    world
 }
 
 #[cfg(test)]

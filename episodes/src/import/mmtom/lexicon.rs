@@ -195,6 +195,9 @@ pub(crate) const OBJECTS: &[ObjectDef] = &[
         &[
             "bag of chips",
             "packet of chips",
+            "bag of potato chips",
+            "packet of potato chips",
+            "potato chips",
             "chips",
             "bag of crisps",
             "crisps",
@@ -265,6 +268,13 @@ static NOUNS: LazyLock<Nouns> = LazyLock::new(|| {
         for name in names {
             forms.entry(name.to_string()).or_insert((noun, false));
             forms.entry(plural(name)).or_insert((noun, true));
+            // "living-room", "coffee-table": the hyphenated form is one token.
+            if name.contains(' ') && !name.contains(" of ") {
+                forms.entry(name.replace(' ', "-")).or_insert((noun, false));
+                forms
+                    .entry(plural(name).replace(' ', "-"))
+                    .or_insert((noun, true));
+            }
         }
     };
     for r in ROOMS {

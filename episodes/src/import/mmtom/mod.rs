@@ -39,6 +39,7 @@
 mod apartment;
 mod lexicon;
 mod narrative;
+mod notes;
 mod numbers;
 mod phrase;
 mod question;
@@ -51,4 +52,5 @@ mod text;
 mod verbs;
 pub mod vocabulary;
 
-pub use record::{read_jsonl, read_record, read_text, MmtomRecord};
+pub use notes::Note;
+pub use record::{read_jsonl, read_record, read_text, read_text_noted, MmtomRecord, TextReading};

@@ -12,7 +12,10 @@ const SCENE: &str =
 
 /// The actions a narrative becomes, as `w:place`, `o:container`, `c:container`.
 fn actions(narrative: &str) -> Vec<String> {
-    let apartment = read_scene(SCENE).unwrap_or_else(|e| panic!("{e}"));
+    let apartment = read_scene(SCENE)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .readings
+        .remove(0);
     let read = read_narrative(narrative, "Ann", &apartment).unwrap_or_else(|e| panic!("{e}"));
     let script = play(&apartment, &read).unwrap_or_else(|e| panic!("{e:?}"));
     script
@@ -29,7 +32,10 @@ fn actions(narrative: &str) -> Vec<String> {
 }
 
 fn error(narrative: &str) -> String {
-    let apartment = read_scene(SCENE).unwrap_or_else(|e| panic!("{e}"));
+    let apartment = read_scene(SCENE)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .readings
+        .remove(0);
     match read_narrative(narrative, "Ann", &apartment) {
         Ok(read) => match play(&apartment, &read) {
             Ok(script) => panic!("read {:?}", script.actions),

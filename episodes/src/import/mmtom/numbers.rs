@@ -22,8 +22,14 @@ pub(crate) fn count_word(word: &str) -> Option<u32> {
 pub(crate) enum Ordinal {
     /// The n-th (1-based).
     Nth(u32),
+    /// The n-th from the end ("last" is the first from the end, "second-to-last" the
+    /// second).
+    FromEnd(u32),
+}
+
+impl Ordinal {
     /// The last one.
-    Last,
+    pub(crate) const LAST: Ordinal = Ordinal::FromEnd(1);
 }
 
 /// The ordinal an ordinal word stands for: `third` and `3rd` → 3, `last` → last.
@@ -36,9 +42,22 @@ pub(crate) fn ordinal_word(word: &str) -> Option<Ordinal> {
         return u32::try_from(n).ok().filter(|&n| n > 0).map(Ordinal::Nth);
     }
     match word {
-        "last" | "final" | "rightmost" => return Some(Ordinal::Last),
+        "last" | "final" | "rightmost" => return Some(Ordinal::LAST),
         "leftmost" => return Some(Ordinal::Nth(1)),
+        "penultimate" => return Some(Ordinal::FromEnd(2)),
         _ => {}
+    }
+    // "second-to-last", "next-to-last", "third-from-last".
+    for joint in ["-to-last", "-from-last"] {
+        if let Some(stem) = word.strip_suffix(joint) {
+            return match stem {
+                "next" => Some(Ordinal::FromEnd(2)),
+                _ => match ordinal_word(stem)? {
+                    Ordinal::Nth(n) => Some(Ordinal::FromEnd(n)),
+                    Ordinal::FromEnd(_) => None,
+                },
+            };
+        }
     }
     let digits = word.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let suffix = &word[digits.len()..];
@@ -74,7 +93,9 @@ mod tests {
         assert_eq!(ordinal_word("21st"), Some(Ordinal::Nth(21)));
         assert_eq!(ordinal_word("2th"), None);
         assert_eq!(ordinal_word("leftmost"), Some(Ordinal::Nth(1)));
-        assert_eq!(ordinal_word("last"), Some(Ordinal::Last));
+        assert_eq!(ordinal_word("last"), Some(Ordinal::LAST));
+        assert_eq!(ordinal_word("second-to-last"), Some(Ordinal::FromEnd(2)));
+        assert_eq!(ordinal_word("penultimate"), Some(Ordinal::FromEnd(2)));
         assert_eq!(ordinal_word("second-hand"), None);
     }
 }

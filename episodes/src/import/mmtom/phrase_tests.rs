@@ -23,6 +23,8 @@ fn class(p: &NounPhrase) -> &'static str {
         Head::Elided => "(elided)",
         Head::Latter => "(latter)",
         Head::Former => "(former)",
+        Head::Relative(_) => "(relative)",
+        Head::Them => "(them)",
     }
 }
 

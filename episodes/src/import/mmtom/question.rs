@@ -20,17 +20,25 @@ use super::apartment::Apartment;
 use super::lexicon::Noun;
 use super::phrase::{noun_phrase, Head, Parse};
 use super::resolve::{self, Context, Unresolved};
-use super::text::{span_text, tokenize, Token};
+use super::text::{sentences, span_text, tokenize, Token};
 use super::verbs::{is_negation, verb, Verb};
 
 /// Words that open a condition clause.
 pub(super) const CONDITIONS: &[&str] = &[
     "if",
     "assuming",
+    "assume",
     "suppose",
     "supposing",
     "given",
     "provided",
+    "providing",
+    "presuming",
+    "presume",
+    "say",
+    "imagine",
+    "considering",
+    "granted",
 ];
 
 /// Reads a question: `text` is what follows "Question:".
@@ -60,11 +68,16 @@ pub(crate) fn read_question(
     }
     let stem = &text[..markers[0].0];
     let given = condition(stem, apartment, context)?;
+    let asks_goal = asks_for_a_goal(stem);
     let mut options = Vec::with_capacity(markers.len());
     for (k, &(_, start)) in markers.iter().enumerate() {
         let end = markers.get(k + 1).map_or(text.len(), |m| m.0);
         let option = first_sentence(&text[start..end]);
-        let claim = claim(option, apartment, context)?;
+        let claim = match claim(option, apartment, context) {
+            // "What is Ana after? (a) a cupcake (b) a book": the stem says what kind.
+            Err(_) if asks_goal && is_bare_object(option) => goal_claim(option, apartment)?,
+            result => result?,
+        };
         options.push(OptionFile {
             text: Some(option.to_string()),
             goal: claim.goal,
@@ -131,34 +144,105 @@ fn first_sentence(text: &str) -> &str {
     text
 }
 
-/// The condition of a stem such as "If Mark has been trying to get a plate, which ...".
+/// The condition of a stem: the claim it states before asking — the clause after a
+/// condition word ("If Mark has been trying to get a plate, which one ...", "Which is more
+/// likely, given that Mark wants a plate?", "Say Hannah wants a cupcake."), up to its
+/// comma or the end of its sentence, or a sentence stating a goal or belief outright
+/// ("James has been trying to get a remote control. Given that, which ...?"). A clause
+/// that states no goal or belief about an object is no condition.
 fn condition(
     stem: &str,
     apartment: &Apartment,
     context: &Context<'_>,
 ) -> Result<Option<PropositionFile>, ImportError> {
-    let tokens = tokenize(stem);
-    let Some(first) = tokens.first().and_then(Token::word) else {
-        return Ok(None);
-    };
-    if !CONDITIONS.contains(&first) {
-        return Ok(None);
+    for sentence in sentences(stem) {
+        let tokens = &sentence.tokens;
+        let (start, end) = match tokens
+            .iter()
+            .position(|t| t.word().is_some_and(|w| CONDITIONS.contains(&w)))
+        {
+            Some(at) => {
+                let mut start = at + 1;
+                while tokens
+                    .get(start)
+                    .is_some_and(|t| t.is("that") || t.is("we"))
+                {
+                    start += 1;
+                }
+                let end = tokens[start..]
+                    .iter()
+                    .position(|t| t.word().is_none())
+                    .map_or(tokens.len(), |p| p + start);
+                (start, end)
+            }
+            // A premise, not a question.
+            None if !sentence.text.ends_with('?') => (0, tokens.len()),
+            None => continue,
+        };
+        if !states_a_claim(&tokens[start..end]) {
+            continue;
+        }
+        let clause = span_text(tokens, start..end);
+        let claim = claim(&clause, apartment, context)?;
+        return Ok(Some(PropositionFile {
+            goal: claim.goal,
+            belief: claim.belief,
+        }));
     }
-    let mut start = 1;
-    if tokens.get(start).is_some_and(|t| t.is("that")) {
-        start += 1;
-    }
-    let end = tokens
+    Ok(None)
+}
+
+/// Whether tokens state a goal or a belief about an object.
+fn states_a_claim(tokens: &[Token]) -> bool {
+    let verb_at = tokens
         .iter()
-        .skip(start)
-        .position(|t| *t == Token::Comma)
-        .map_or(tokens.len(), |p| p + start);
-    let clause = span_text(&tokens, start..end);
-    let claim = claim(&clause, apartment, context)?;
-    Ok(Some(PropositionFile {
-        goal: claim.goal,
-        belief: claim.belief,
-    }))
+        .position(|t| matches!(t.word().and_then(verb), Some(Verb::Goal | Verb::Belief)));
+    verb_at.is_some_and(|v| {
+        phrases_after(tokens, v + 1)
+            .iter()
+            .any(|(_, p)| p.is_object())
+    })
+}
+
+/// Whether the stem asks what the agent wants ("What is Ana after?", "What is she
+/// looking for?") without naming it.
+fn asks_for_a_goal(stem: &str) -> bool {
+    sentences(stem).iter().any(|s| {
+        s.text.ends_with('?')
+            && s.tokens
+                .iter()
+                .any(|t| t.is("after") || matches!(t.word().and_then(verb), Some(Verb::Goal)))
+            && !states_a_claim(&s.tokens)
+    })
+}
+
+/// Whether an option is an object phrase and nothing else ("a cupcake", "A salmon.").
+fn is_bare_object(option: &str) -> bool {
+    let tokens = tokenize(option);
+    matches!(noun_phrase(&tokens, 0), Parse::Found(p) if p.is_object() && p.span.end == tokens.len())
+}
+
+/// The goal an option of a goal question names.
+fn goal_claim(option: &str, apartment: &Apartment) -> Result<PropositionFile, ImportError> {
+    let tokens = tokenize(option);
+    let Parse::Found(phrase) = noun_phrase(&tokens, 0) else {
+        return Err(ImportError::Unreadable {
+            part: Part::Question,
+            sentence: option.to_string(),
+            phrase: option.to_string(),
+            reason: "the option names no object".into(),
+        });
+    };
+    let goal = class(&phrase, &tokens, apartment).map_err(|reason| ImportError::Unreadable {
+        part: Part::Question,
+        sentence: option.to_string(),
+        phrase: option.to_string(),
+        reason,
+    })?;
+    Ok(PropositionFile {
+        goal: Some(goal),
+        belief: None,
+    })
 }
 
 /// A goal or belief claim from one clause.
@@ -191,11 +275,12 @@ fn claim(
             .cloned()
     };
     if let Some(v) = verb_at(Verb::Belief) {
-        let (at, object) =
+        let (_, object) =
             object_after(v).ok_or_else(|| error(text, "the belief names no object"))?;
+        // "thinks the apple is in the fridge", "believes the stove holds no salmon".
         let place = things
             .iter()
-            .find(|(k, p)| *k > at && !p.is_object() && !p.is_room())
+            .find(|(k, p)| *k > v && !p.is_object() && !p.is_room())
             .ok_or_else(|| error(text, "the belief names no container or surface"))?;
         let phrase = span_text(&tokens, place.1.span.clone());
         let piece = match resolve::furniture(apartment, &place.1, context) {
@@ -257,18 +342,17 @@ fn phrases_after(tokens: &[Token], from: usize) -> Vec<(usize, super::phrase::No
     out
 }
 
-/// The class an object phrase names, if the scene has such objects.
+/// The class an object phrase names. The scene need not contain one: an agent may want,
+/// or think about, something the apartment lacks.
 fn class(
     phrase: &super::phrase::NounPhrase,
     tokens: &[Token],
-    apartment: &Apartment,
+    _apartment: &Apartment,
 ) -> Result<String, String> {
     match phrase.head {
-        Head::Noun(Noun::Object(o)) if apartment.objects.iter().any(|t| t.def == o) => {
-            Ok(o.class.to_string())
-        }
+        Head::Noun(Noun::Object(o)) => Ok(o.class.to_string()),
         _ => Err(format!(
-            "the scene has no \"{}\", so nothing can be inferred about it",
+            "\"{}\" names no object the reader knows",
             span_text(tokens, phrase.span.clone())
         )),
     }

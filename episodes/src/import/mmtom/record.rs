@@ -7,7 +7,9 @@ use crate::error::EpisodeError;
 use crate::import::{ImportError, Part};
 use crate::json::{AgentFile, EpisodeFile, FORMAT};
 
+use super::apartment::{world_file, Apartment};
 use super::narrative::read_narrative;
+use super::notes::{Note, Notes};
 use super::question::read_question;
 use super::resolve::{Context, Reading};
 use super::scene::read_scene;
@@ -27,6 +29,8 @@ pub struct MmtomRecord {
     pub question_type: Option<String>,
     /// The MMToM-QA episode number, when given.
     pub mmtom_episode: Option<u64>,
+    /// Every assumption the reader made, in text order.
+    pub notes: Vec<Note>,
 }
 
 /// Reads every non-blank line of a JSONL text: `(line number, record or error)`, line
@@ -86,9 +90,11 @@ pub fn read_record(line: &str, index: usize) -> Result<MmtomRecord, ImportError>
         Some(e) => format!("mmtom-{e}-{index}"),
         None => format!("mmtom-{index}"),
     };
-    let file = read_text(text, &id, Some(expected), question_type.as_deref())?;
-    let episode = validate(&file, text)?;
+    let reading = read_text_noted(text, &id, Some(expected), question_type.as_deref())?;
+    let episode = validate(&reading)?;
+    let TextReading { file, notes, .. } = reading;
     Ok(MmtomRecord {
+        notes,
         expected: file
             .questions
             .first()
@@ -117,16 +123,64 @@ pub fn read_text(
     expected: Option<&str>,
     label: Option<&str>,
 ) -> Result<EpisodeFile, ImportError> {
+    read_text_noted(text, id, expected, label).map(|reading| reading.file)
+}
+
+/// A question text read: the episode file, what the reader assumed, and the narrative
+/// sentence behind each action.
+#[derive(Debug, Clone)]
+pub struct TextReading {
+    /// The episode as written (`bip-episode/1`).
+    pub file: EpisodeFile,
+    /// Every assumption the reader made, in text order.
+    pub notes: Vec<Note>,
+    /// For each action of `file`, the narrative sentence it comes from.
+    pub action_sentences: Vec<String>,
+}
+
+/// As [`read_text`], with the reader's assumptions.
+///
+/// # Errors
+/// As [`read_text`].
+pub fn read_text_noted(
+    text: &str,
+    id: &str,
+    expected: Option<&str>,
+    label: Option<&str>,
+) -> Result<TextReading, ImportError> {
     let parts = split(text)?;
-    let apartment = read_scene(parts.scene)?;
-    let narrative = read_narrative(parts.narrative, parts.agent, &apartment)?;
+    let scene = read_scene(parts.scene)?;
+    let apartment = scene.first();
+    let narrative = read_narrative(parts.narrative, parts.agent, apartment)?;
     let script =
-        play(&apartment, &narrative).map_err(|(sentence, reason)| ImportError::Unreadable {
+        play(apartment, &narrative).map_err(|(sentence, reason)| ImportError::Unreadable {
             part: Part::Narrative,
             sentence: narrative.sentences[sentence].clone(),
             phrase: narrative.sentences[sentence].clone(),
             reason,
         })?;
+    let mut notes = Notes::default();
+    for note in scene.notes.iter().chain(&narrative.notes) {
+        notes.add(note.part, &note.sentence, note.reading.clone());
+    }
+    // Readings of the scene in which the narrative cannot happen (the agent takes an
+    // object from where that reading does not put it) are ruled out by the narrative.
+    let readings: Vec<&Apartment> = scene
+        .readings
+        .iter()
+        .filter(|a| play(a, &narrative).is_ok())
+        .collect();
+    if readings.len() < scene.readings.len() {
+        notes.add(
+            Part::Narrative,
+            parts.narrative.trim(),
+            format!(
+                "{} of {} readings of the scene do not admit the actions and are dropped",
+                scene.readings.len() - readings.len(),
+                scene.readings.len()
+            ),
+        );
+    }
     let context = Context {
         room: Some(script.room),
         mentioned: &narrative.mentioned,
@@ -134,13 +188,13 @@ pub fn read_text(
         last_list: &[],
         reading: Reading::Named,
     };
-    let mut question = read_question(parts.question, &apartment, &context, expected, label)?;
+    let mut question = read_question(parts.question, apartment, &context, expected, label)?;
     question.at = Some(script.actions.len());
-    Ok(EpisodeFile {
+    let file = EpisodeFile {
         format: FORMAT.to_string(),
         id: Some(id.to_string()),
         description: Some(format!("MMToM-QA. {}", parts.narrative.trim())),
-        world: apartment.to_world_file(),
+        world: world_file(&readings),
         agent: AgentFile {
             name: parts.agent.to_string(),
             start: apartment.rooms[narrative.start].id.to_string(),
@@ -148,30 +202,32 @@ pub fn read_text(
         },
         actions: script.actions,
         questions: vec![question],
+    };
+    let action_sentences = script
+        .sources
+        .iter()
+        .map(|&s| narrative.sentences[s].clone())
+        .collect();
+    Ok(TextReading {
+        file,
+        notes: notes.into_vec(),
+        action_sentences,
     })
 }
 
 /// Validates an imported file, naming the narrative sentence behind an impossible action.
-fn validate(file: &EpisodeFile, text: &str) -> Result<Episode, ImportError> {
+fn validate(reading: &TextReading) -> Result<Episode, ImportError> {
+    let file = &reading.file;
     let id = file.id.clone().unwrap_or_default();
     Episode::from_file(file.clone(), &id).map_err(|source| {
         let sentence = match &source {
-            EpisodeError::ImpossibleAction { index, .. } => sentence_of_action(file, text, *index),
+            EpisodeError::ImpossibleAction { index, .. } => {
+                reading.action_sentences.get(*index).cloned()
+            }
             _ => None,
         };
         ImportError::Episode { sentence, source }
     })
-}
-
-fn sentence_of_action(file: &EpisodeFile, text: &str, index: usize) -> Option<String> {
-    let parts = split(text).ok()?;
-    let apartment = read_scene(parts.scene).ok()?;
-    let narrative = read_narrative(parts.narrative, &file.agent.name, &apartment).ok()?;
-    let script = play(&apartment, &narrative).ok()?;
-    script
-        .sources
-        .get(index)
-        .map(|&s| narrative.sentences[s].clone())
 }
 
 struct Parts<'a> {

@@ -23,7 +23,7 @@
 use super::apartment::Apartment;
 use super::lexicon::{FurnitureDef, Noun, ObjectDef};
 use super::numbers::Ordinal;
-use super::phrase::{Det, Head, NounPhrase};
+use super::phrase::{Det, Head, NounPhrase, Quantifier, Relative};
 
 /// Where references are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +79,16 @@ pub(crate) fn furniture(
                 .map(|&p| vec![p])
                 .ok_or_else(|| Unresolved::NotFound("no places were listed before it".into()));
         }
+        Head::Relative(relative) => return in_row_relative(apartment, relative, context),
+        Head::Them => {
+            return if context.last_list.is_empty() {
+                Err(Unresolved::NotFound(
+                    "no places were listed before it".into(),
+                ))
+            } else {
+                Ok(context.last_list.to_vec())
+            };
+        }
         Head::Noun(_) => return Err(Unresolved::NotFound("it is not furniture".into())),
     };
     let generic = noun.class == noun.family;
@@ -95,6 +105,11 @@ pub(crate) fn furniture(
     if let Some(room) = phrase.room {
         candidates.retain(|&p| apartment.rooms[apartment.furniture[p].room] == room);
     }
+    let in_view = if phrase.everywhere {
+        None
+    } else {
+        context.room
+    };
     if phrase.other {
         candidates.retain(|p| !context.mentioned.contains(p));
     }
@@ -109,14 +124,26 @@ pub(crate) fn furniture(
     }
     if phrase.one_of {
         keep_if_any(&mut candidates, |p| {
-            Some(apartment.furniture[p].room) == context.room
+            Some(apartment.furniture[p].room) == in_view
         });
         return Ok(vec![candidates[0]]);
+    }
+    if phrase.quantifier.is_some() || (phrase.plural && phrase.count.is_none()) {
+        // "all cabinets", "the remaining cabinets", "the coffee tables": every piece meant,
+        // in the room in view when it has some.
+        keep_if_any(&mut candidates, |p| {
+            Some(apartment.furniture[p].room) == in_view
+        });
+        if phrase.quantifier == Some(Quantifier::Remaining) {
+            // "the others are empty" when every piece was named: no piece.
+            candidates.retain(|p| !context.mentioned.contains(p));
+        }
+        return Ok(candidates);
     }
     if phrase.plural {
         return Err(Unresolved::Ambiguous(candidates));
     }
-    let in_room = |p: usize| Some(apartment.furniture[p].room) == context.room;
+    let in_room = |p: usize| Some(apartment.furniture[p].room) == in_view;
     let unnumbered = |p: usize| !apartment.is_numbered(p);
     let exact = |p: usize| apartment.furniture[p].def.class == noun.class;
     match context.reading {
@@ -146,6 +173,57 @@ pub(crate) fn furniture(
         [first, ..] if phrase.det == Det::Indefinite => Ok(vec![*first]),
         _ => Err(Unresolved::Ambiguous(candidates)),
     }
+}
+
+/// The pieces a relative position names: in the row of the piece mentioned last, `step`
+/// places on (`count` of them), or its only neighbour ("the one next to it").
+fn in_row_relative(
+    apartment: &Apartment,
+    relative: Relative,
+    context: &Context<'_>,
+) -> Result<Vec<usize>, Unresolved> {
+    let Some(&anchor) = context.mentioned.last() else {
+        return Err(Unresolved::NotFound(
+            "no piece was named before it to count from".into(),
+        ));
+    };
+    let piece = &apartment.furniture[anchor];
+    if let Some(noun) = relative.noun {
+        if noun.family != piece.def.family {
+            return Err(Unresolved::NotFound(format!(
+                "the piece named before it is not a {}",
+                noun.class
+            )));
+        }
+    }
+    let at = |n: i64| {
+        apartment
+            .furniture
+            .iter()
+            .position(|q| q.room == piece.room && q.def == piece.def && i64::from(q.number) == n)
+    };
+    let number = i64::from(piece.number);
+    if relative.step == 0 {
+        let neighbours: Vec<usize> = [number - 1, number + 1]
+            .into_iter()
+            .filter_map(at)
+            .collect();
+        return match neighbours.as_slice() {
+            [one] => Ok(vec![*one]),
+            [] => Err(Unresolved::NotFound(
+                "the piece named before it has no neighbour".into(),
+            )),
+            _ => Err(Unresolved::Ambiguous(neighbours)),
+        };
+    }
+    (1..=i64::from(relative.count))
+        .map(|k| {
+            let n = number + k * i64::from(relative.step);
+            at(n).ok_or_else(|| {
+                Unresolved::NotFound(format!("the row of {} ends before it", piece.def.class))
+            })
+        })
+        .collect()
 }
 
 /// Keeps the candidates that pass `test`, unless none does.
@@ -190,9 +268,8 @@ fn in_row(
         .iter()
         .map(|ordinal| {
             let n = match (*ordinal, phrase.from_right) {
-                (Ordinal::Last, _) => len,
+                (Ordinal::FromEnd(n), _) | (Ordinal::Nth(n), true) => (len + 1).saturating_sub(n),
                 (Ordinal::Nth(n), false) => n,
-                (Ordinal::Nth(n), true) => (len + 1).saturating_sub(n),
             };
             apartment
                 .furniture
@@ -203,16 +280,21 @@ fn in_row(
         .collect()
 }
 
-/// The object instance of `def` a situated phrase ("walks towards the wine glass") means:
-/// one in the agent's room first, then the first in scene order.
+/// The object instance of `def` a situated phrase ("walks towards the wine glass", "takes
+/// a book out of it") means: one at the piece in focus first, then one in the agent's
+/// room, then the first in scene order.
 pub(crate) fn object(
     apartment: &Apartment,
     def: &'static ObjectDef,
     room: Option<usize>,
+    at: Option<usize>,
 ) -> Option<usize> {
     let of_class = || (0..apartment.objects.len()).filter(|&o| apartment.objects[o].def == def);
     of_class()
-        .find(|&o| Some(apartment.furniture[apartment.objects[o].at].room) == room)
+        .find(|&o| Some(apartment.objects[o].at) == at)
+        .or_else(|| {
+            of_class().find(|&o| Some(apartment.furniture[apartment.objects[o].at].room) == room)
+        })
         .or_else(|| of_class().next())
 }
 

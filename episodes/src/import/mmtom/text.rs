@@ -1,7 +1,8 @@
 //! Splitting MMToM-QA text into sentences and lower-case tokens.
 //!
 //! Tokens are words (lower-cased, hyphens and digits kept: `well-equipped`, `2nd`) and
-//! clause punctuation (`,` for commas, semicolons, colons and brackets). Contractions are
+//! clause punctuation: commas and brackets (`,`), and the stronger breaks of semicolons,
+//! colons and dashes (`;`). Contractions are
 //! expanded so that the grammar sees whole words: `isn't` → `is not`, `there's` →
 //! `there is`, `you'll` → `you will`; a possessive `'s` becomes its own token.
 
@@ -10,8 +11,13 @@
 pub(crate) enum Token {
     /// A lower-cased word.
     Word(String),
-    /// A clause boundary inside a sentence: comma, semicolon, colon or bracket.
+    /// A list or clause boundary inside a sentence: comma or bracket.
     Comma,
+    /// A clause boundary that never joins list items: semicolon or colon.
+    Break,
+    /// A dash; two of them set a phrase apart ("each table — the one in the bedroom and
+    /// the one in the lounge — has a book on it").
+    Dash,
 }
 
 impl Token {
@@ -19,7 +25,7 @@ impl Token {
     pub(crate) fn word(&self) -> Option<&str> {
         match self {
             Token::Word(w) => Some(w),
-            Token::Comma => None,
+            Token::Comma | Token::Break | Token::Dash => None,
         }
     }
 
@@ -76,8 +82,12 @@ pub(crate) fn tokenize(text: &str) -> Vec<Token> {
             continue;
         }
         flush_word(&mut tokens, &mut word);
-        if matches!(c, ',' | ';' | ':' | '(' | ')') {
+        if matches!(c, ',' | '(' | ')') {
             tokens.push(Token::Comma);
+        } else if matches!(c, ';' | ':') {
+            tokens.push(Token::Break);
+        } else if matches!(c, '\u{2014}' | '\u{2013}') {
+            tokens.push(Token::Dash);
         }
     }
     flush_word(&mut tokens, &mut word);
@@ -89,6 +99,11 @@ fn flush_word(tokens: &mut Vec<Token>, word: &mut String) {
         return;
     }
     let w = std::mem::take(word);
+    if w.chars().all(|c| c == '-') {
+        // A spaced hyphen or double hyphen stands for a dash.
+        tokens.push(Token::Dash);
+        return;
+    }
     let w = w.trim_matches(|c| c == '\'' || c == '-');
     if w.is_empty() {
         return;
@@ -126,10 +141,16 @@ pub(crate) fn span_text(tokens: &[Token], span: std::ops::Range<usize>) -> Strin
     let end = span.end.min(tokens.len());
     tokens[span.start.min(end)..end]
         .iter()
-        .map(|t| t.word().unwrap_or(","))
+        .map(|t| match t {
+            Token::Word(w) => w.as_str(),
+            Token::Comma => ",",
+            Token::Break => ";",
+            Token::Dash => "\u{2014}",
+        })
         .collect::<Vec<_>>()
         .join(" ")
         .replace(" ,", ",")
+        .replace(" ;", ";")
 }
 
 #[cfg(test)]
@@ -142,6 +163,8 @@ mod tests {
             .map(|t| match t {
                 Token::Word(w) => w,
                 Token::Comma => ",".into(),
+                Token::Break => ";".into(),
+                Token::Dash => "-".into(),
             })
             .collect()
     }
@@ -161,7 +184,7 @@ mod tests {
         assert_eq!(
             words("There's an apple, you'll see; it isn't Mark's."),
             [
-                "there", "is", "an", "apple", ",", "you", "will", "see", ",", "it", "is", "not",
+                "there", "is", "an", "apple", ",", "you", "will", "see", ";", "it", "is", "not",
                 "mark", "'s"
             ]
         );

@@ -57,6 +57,16 @@ const IRREGULAR: &[(&str, Verb)] = &[
     ("shutting", Verb::Close),
     ("thought", Verb::Belief),
     ("sought", Verb::Goal),
+    ("took", Verb::Grab),
+    ("taken", Verb::Grab),
+    ("taking", Verb::Grab),
+    ("sure", Verb::Belief),
+    ("certain", Verb::Belief),
+    ("convinced", Verb::Belief),
+    ("confident", Verb::Belief),
+    ("goal", Verb::Goal),
+    ("objective", Verb::Goal),
+    ("target", Verb::Goal),
 ];
 
 /// Regular verbs by stem.
@@ -79,7 +89,9 @@ const REGULAR: &[(&[&str], Verb)] = &[
     (&["open", "unlock"], Verb::Open),
     (&["close", "shut", "seal"], Verb::Close),
     (
-        &["grab", "retrieve", "fetch", "collect", "grasp"],
+        &[
+            "grab", "retrieve", "fetch", "collect", "grasp", "take", "remove",
+        ],
         Verb::Grab,
     ),
     (&["repeat"], Verb::Repeat),
@@ -185,6 +197,14 @@ pub(crate) fn verb_at(tokens: &[Token], i: usize) -> Option<(Verb, usize)> {
     if matches!(w0, "action" | "actions") && word(1) == Some("with") {
         return Some((Verb::Repeat, 1));
     }
+    // "does it again", "does so again", "does likewise".
+    if stem_is("do") || w0 == "did" {
+        match (word(1), word(2)) {
+            (Some("it" | "so" | "this" | "that"), Some("again")) => return Some((Verb::Repeat, 3)),
+            (Some("likewise" | "again"), _) => return Some((Verb::Repeat, 2)),
+            _ => {}
+        }
+    }
     verb(w0).map(|v| (v, 1))
 }
 
@@ -231,6 +251,11 @@ pub(crate) fn destination_at(tokens: &[Token], i: usize) -> Option<usize> {
         "to" | "towards" | "toward" | "into" | "onto" | "for" | "unto" => Some(1),
         "in" if word(1) == Some("the") && word(2) == Some("direction") && word(3) == Some("of") => {
             Some(4)
+        }
+        "up" | "over" | "across" | "back" | "down" | "off" | "on"
+            if matches!(word(1), Some("to" | "towards" | "toward" | "into")) =>
+        {
+            Some(2)
         }
         _ => None,
     }

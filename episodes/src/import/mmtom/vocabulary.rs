@@ -66,13 +66,17 @@ pub fn is_grammar_word(word: &str) -> bool {
         super::phrase::FUNCTION_WORDS,
         super::narrative::SUBJECTS,
         super::question::CONDITIONS,
-        super::scene::NOT_THINGS,
+        super::scene::GENERIC_NOUNS,
         super::scene::NEGATIONS,
         super::scene::PLACE_PREPOSITIONS,
         super::scene::CLAUSE_WORDS,
         super::scene::RELATIVE_WORDS,
     ];
-    lists.iter().any(|l| l.contains(&word))
+    let vague = super::phrase::VAGUE_COUNTS
+        .iter()
+        .any(|words| words.contains(&word));
+    vague
+        || lists.iter().any(|l| l.contains(&word))
         || verb(word).is_some()
         || count_word(word).is_some()
         || ordinal_word(word).is_some()

@@ -1,17 +1,23 @@
 //! Noun phrases: "the third cabinet from the left", "two bottles of wine", "the fifth,
 //! fourth, and second kitchen cabinets", "one of the kitchen tables", "the sixth one",
-//! "the kitchen sofa", "a bag of chips", and lists of them joined by commas, "and",
-//! "along with" and "as well as".
+//! "the kitchen sofa", "a bag of chips"; quantified ones ("all cabinets", "each of the
+//! three cabinets", "none of the cabinets", "the remaining cabinets", "several apples");
+//! positions relative to the last piece named ("the next one", "the one to its right");
+//! and lists of them joined by commas, "and", "along with" and "as well as".
 //!
 //! A phrase is read, not resolved: which furniture "the cabinet" is depends on the scene
 //! and on where the agent is, and is decided in [`super::resolve`].
 
 use std::ops::Range;
 
-use super::lexicon::{noun_at, Noun, RoomDef};
+mod parts;
+
+use super::lexicon::{noun_at, FurnitureDef, Noun, RoomDef};
 use super::numbers::{count_word, ordinal_word, Ordinal};
 use super::text::Token;
 use super::verbs::verb;
+
+pub(super) use parts::VAGUE_COUNTS;
 
 /// How a phrase is determined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +42,35 @@ pub(crate) enum Head {
     Latter,
     /// "the former": the first of the places just listed.
     Former,
+    /// A position relative to the piece named last ("the next one", "the one to its
+    /// left", "the next two cabinets").
+    Relative(Relative),
+    /// "them" in "one of them": the places last listed.
+    Them,
+}
+
+/// A position in a row relative to the piece named last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Relative {
+    /// +1 for the next piece (to the right), −1 for the previous; 0 for either neighbour
+    /// ("the one next to it").
+    pub(crate) step: i32,
+    /// How many pieces, going on in that direction ("the next two").
+    pub(crate) count: u32,
+    /// The noun, when the phrase names one ("the next cabinet").
+    pub(crate) noun: Option<&'static FurnitureDef>,
+}
+
+/// A quantifier over pieces of furniture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Quantifier {
+    /// "all cabinets", "every cabinet", "both cabinets": every piece, one by one.
+    All,
+    /// "none of the cabinets", "no cabinet": every piece, said to hold nothing.
+    NoneOf,
+    /// "the remaining cabinets", "the rest of the cabinets", "the other cabinets": the
+    /// pieces not named so far.
+    Remaining,
 }
 
 /// One noun phrase.
@@ -57,6 +92,14 @@ pub(crate) struct NounPhrase {
     pub(crate) other: bool,
     /// Whether the noun is plural.
     pub(crate) plural: bool,
+    /// A quantifier over furniture ("all", "none of the", "the remaining").
+    pub(crate) quantifier: Option<Quantifier>,
+    /// A count word that gives no number ("several", "some", "a few"): at least two.
+    pub(crate) vague: Option<&'static str>,
+    /// "in the apartment": pieces anywhere, not only in the room in view.
+    pub(crate) everywhere: bool,
+    /// "the coffee table there": in the room named last.
+    pub(crate) there: bool,
     /// What it names.
     pub(crate) head: Head,
     /// Where it is in the sentence's tokens.
@@ -105,121 +148,300 @@ pub(super) const FUNCTION_WORDS: &[&str] = &[
 
 /// Reads one noun phrase starting at `tokens[i]`.
 pub(crate) fn noun_phrase(tokens: &[Token], i: usize) -> Parse<NounPhrase> {
-    let word = |k: usize| tokens.get(k).and_then(Token::word);
-    let mut k = i;
-    let mut det = Det::Bare;
-    let mut count = None;
-    let mut one_of = false;
-    match word(k) {
-        Some("the" | "this" | "that" | "these" | "those") => {
-            det = Det::Definite;
-            k += 1;
+    let mut reader = PhraseReader::new(tokens, i);
+    reader.determiner();
+    if reader.det == Det::Definite && reader.quantifier.is_none() && !reader.one_of {
+        if let Some((relative, end)) = parts::relative_at(tokens, reader.k) {
+            return Parse::Found(reader.phrase(Head::Relative(relative), relative.count > 1, end));
         }
-        Some("one") if word(k + 1) == Some("of") && word(k + 2) == Some("the") => {
-            det = Det::Definite;
-            one_of = true;
-            k += 3;
+    }
+    reader.count();
+    reader.ordinals();
+    reader.adjectives();
+    let (head, plural) = match reader.head() {
+        Ok(head) => head,
+        Err(parse) => return parse,
+    };
+    let end = reader.k;
+    let mut phrase = reader.phrase(head, plural, end);
+    let end = parts::post_modifiers(tokens, end, &mut phrase);
+    phrase.span = i..end;
+    Parse::Found(phrase)
+}
+
+/// A noun phrase being read, left to right.
+struct PhraseReader<'t> {
+    tokens: &'t [Token],
+    start: usize,
+    /// The next token.
+    k: usize,
+    det: Det,
+    count: Option<u32>,
+    one_of: bool,
+    other: bool,
+    quantifier: Option<Quantifier>,
+    vague: Option<&'static str>,
+    ordinals: Vec<Ordinal>,
+    from_right: bool,
+    room: Option<&'static RoomDef>,
+}
+
+impl<'t> PhraseReader<'t> {
+    fn new(tokens: &'t [Token], start: usize) -> Self {
+        Self {
+            tokens,
+            start,
+            k: start,
+            det: Det::Bare,
+            count: None,
+            one_of: false,
+            other: false,
+            quantifier: None,
+            vague: None,
+            ordinals: Vec::new(),
+            from_right: false,
+            room: None,
         }
-        Some("a" | "an")
-            if matches!(word(k + 1), Some("couple" | "pair")) && word(k + 2) == Some("of") =>
+    }
+
+    fn word(&self, k: usize) -> Option<&'t str> {
+        self.tokens.get(k).and_then(Token::word)
+    }
+
+    fn phrase(&self, head: Head, plural: bool, end: usize) -> NounPhrase {
+        NounPhrase {
+            det: self.det,
+            count: self.count,
+            ordinals: self.ordinals.clone(),
+            from_right: self.from_right,
+            room: self.room,
+            one_of: self.one_of,
+            other: self.other,
+            plural,
+            quantifier: self.quantifier,
+            vague: self.vague,
+            everywhere: false,
+            there: false,
+            head,
+            span: self.start..end,
+        }
+    }
+
+    /// Quantifiers ("all", "none of the", "the remaining"), vague counts ("several"),
+    /// articles and demonstratives, "one of the", "a couple of", "another".
+    fn determiner(&mut self) {
+        if let Some((q, n)) = parts::quantifier_at(self.tokens, self.k) {
+            self.quantifier = Some(q);
+            self.det = Det::Definite;
+            self.k += n;
+            return;
+        }
+        if let Some((w, n)) = parts::vague_at(self.tokens, self.k) {
+            self.vague = Some(w);
+            self.det = Det::Indefinite;
+            self.k += n;
+            return;
+        }
+        let k = self.k;
+        let (det, skip, count) = match (self.word(k), self.word(k + 1), self.word(k + 2)) {
+            (Some("the"), _, _) => (Det::Definite, 1, None),
+            // "that" and "this" determine only a noun: "a cabinet that stores ...".
+            (Some("this" | "that" | "these" | "those"), _, _)
+                if noun_at(self.tokens, k + 1).is_some()
+                    || self.word(k + 1).and_then(ordinal_word).is_some() =>
+            {
+                (Det::Definite, 1, None)
+            }
+            (Some("one"), Some("of"), Some("the" | "these" | "those")) => {
+                self.one_of = true;
+                (Det::Definite, 3, None)
+            }
+            (Some("one"), Some("of"), Some("them")) => {
+                self.one_of = true;
+                (Det::Definite, 3, None)
+            }
+            (Some("a" | "an"), Some("couple" | "pair"), Some("of")) => {
+                (Det::Indefinite, 3, Some(2))
+            }
+            (Some("a" | "an" | "another"), Some("single"), _) => (Det::Indefinite, 2, Some(1)),
+            (Some("a" | "an" | "another"), _, _) => (Det::Indefinite, 1, Some(1)),
+            _ => return,
+        };
+        self.det = det;
+        self.k += skip;
+        self.count = count;
+    }
+
+    /// A number ("two", "3"), making a bare phrase indefinite.
+    fn count(&mut self) {
+        let Some(w) = self.word(self.k) else { return };
+        // "one" is a number only before a noun: "the one to its right" is not.
+        if w == "one" && noun_at(self.tokens, self.k + 1).is_none() {
+            return;
+        }
+        if let Some(n) = number(w) {
+            self.count = Some(n);
+            if self.det == Det::Bare {
+                self.det = Det::Indefinite;
+            }
+            self.k += 1;
+        }
+    }
+
+    /// "other", "left"/"right" before a noun, and ordinals ("the fifth, fourth, and
+    /// second", "the second to last").
+    fn ordinals(&mut self) {
+        if self.det == Det::Definite
+            && self.quantifier.is_none()
+            && self.word(self.k) == Some("other")
         {
-            det = Det::Indefinite;
-            count = Some(2);
-            k += 3;
+            self.other = true;
+            self.k += 1;
         }
-        Some("a" | "an" | "another") => {
-            det = Det::Indefinite;
-            count = Some(1);
-            k += 1;
-            if word(k) == Some("single") {
-                k += 1;
+        let before_noun =
+            |r: &Self, k: usize| noun_at(r.tokens, k).is_some() || matches!(r.word(k), Some("one"));
+        if self.det == Det::Definite && before_noun(self, self.k + 1) {
+            match self.word(self.k) {
+                Some("left") => self.ordinals.push(Ordinal::Nth(1)),
+                Some("right") => self.ordinals.push(Ordinal::LAST),
+                _ => {}
+            }
+            if !self.ordinals.is_empty() {
+                self.k += 1;
+                return;
             }
         }
-        _ => {}
-    }
-    let counted = |w: &&str| *w != "one" || det != Det::Bare || noun_at(tokens, k + 1).is_some();
-    if let Some(n) = word(k).filter(counted).and_then(number) {
-        count = Some(n);
-        if det == Det::Bare {
-            det = Det::Indefinite;
-        }
-        k += 1;
-    }
-    let other = det == Det::Definite && word(k) == Some("other");
-    if other {
-        k += 1;
-    }
-    let mut ordinals = Vec::new();
-    while let Some(o) = word(k).and_then(ordinal_word) {
-        ordinals.push(o);
-        k += 1;
-        let sep = separator_before_ordinal(tokens, k);
-        if sep == 0 {
-            break;
-        }
-        k += sep;
-    }
-    let mut skipped = 0;
-    while det != Det::Bare && skipped < 2 && noun_at(tokens, k).is_none() {
-        match word(k) {
-            Some(w) if is_adjective(w) && word(k + 1).is_some() => {
-                skipped += 1;
-                k += 1;
-            }
-            _ => break,
-        }
-    }
-    if skipped > 0 && noun_at(tokens, k).is_none() {
-        k -= skipped;
-    }
-    let mut room = None;
-    let (head, plural) = match noun_at(tokens, k) {
-        Some(m) => {
-            k += m.len;
-            match (m.noun, noun_at(tokens, k)) {
-                (Noun::Room(r), Some(next)) if matches!(next.noun, Noun::Furniture(_)) => {
-                    room = Some(r);
-                    k += next.len;
-                    (Head::Noun(next.noun), next.plural)
+        while let Some(o) = self.word(self.k).and_then(ordinal_word) {
+            self.k += 1;
+            let o = match (
+                o,
+                self.word(self.k),
+                self.word(self.k + 1),
+                self.word(self.k + 2),
+            ) {
+                (Ordinal::Nth(n), Some("to" | "from"), Some("last"), _) => {
+                    self.k += 2;
+                    Ordinal::FromEnd(n)
                 }
-                (noun, _) => (Head::Noun(noun), m.plural),
+                (Ordinal::Nth(n), Some("from"), Some("the"), Some("end")) => {
+                    self.k += 3;
+                    Ordinal::FromEnd(n)
+                }
+                (o, ..) => o,
+            };
+            self.ordinals.push(o);
+            let sep = separator_before_ordinal(self.tokens, self.k);
+            if sep == 0 {
+                break;
+            }
+            self.k += sep;
+        }
+        // "the first two", "the last three cabinets": a run from one end of the row.
+        let run = self
+            .word(self.k)
+            .and_then(count_word)
+            .filter(|&n| (2..=12).contains(&n));
+        if let (Some(n), [first]) = (run, self.ordinals.as_slice()) {
+            let ordinals: Vec<Ordinal> = match first {
+                Ordinal::Nth(1) => (1..=n).map(Ordinal::Nth).collect(),
+                Ordinal::FromEnd(1) => (1..=n).rev().map(Ordinal::FromEnd).collect(),
+                _ => return,
+            };
+            self.ordinals = ordinals;
+            self.k += 1;
+        }
+    }
+
+    /// Up to two adjectives before a noun ("a shiny red apple").
+    fn adjectives(&mut self) {
+        if self.det == Det::Bare {
+            return;
+        }
+        let mut skipped = 0;
+        while skipped < 2 && noun_at(self.tokens, self.k + skipped).is_none() {
+            match self.word(self.k + skipped) {
+                Some(w) if is_adjective(w) && self.word(self.k + skipped + 1).is_some() => {
+                    skipped += 1
+                }
+                _ => break,
             }
         }
-        None => match word(k) {
-            Some("one" | "ones") if !ordinals.is_empty() || det == Det::Definite => {
-                k += 1;
-                (Head::Elided, word(k - 1) == Some("ones"))
+        if skipped > 0 && noun_at(self.tokens, self.k + skipped).is_some() {
+            self.k += skipped;
+        }
+    }
+
+    /// The head noun, or what stands for it ("one", "the latter", "the other", "them"),
+    /// with whether it is plural; or why there is no phrase here.
+    fn head(&mut self) -> Result<(Head, bool), Parse<NounPhrase>> {
+        if let Some(m) = noun_at(self.tokens, self.k) {
+            self.k += m.len;
+            // "the kitchen sofa", "the living room's coffee table": a room names where
+            // the furniture after it stands.
+            if let Noun::Room(r) = m.noun {
+                let possessive = usize::from(self.word(self.k) == Some("'s"));
+                if let Some(next) = noun_at(self.tokens, self.k + possessive) {
+                    if matches!(next.noun, Noun::Furniture(_)) {
+                        self.room = Some(r);
+                        self.k += possessive + next.len;
+                        return Ok((Head::Noun(next.noun), next.plural));
+                    }
+                }
             }
-            Some("latter") if det == Det::Definite => {
-                k += 1;
+            return Ok((Head::Noun(m.noun), m.plural));
+        }
+        let definite = self.det == Det::Definite;
+        let word = self.word(self.k);
+        let head = match word {
+            _ if self.one_of && self.word(self.k - 1) == Some("them") => (Head::Them, false),
+            Some("one" | "ones") if !self.ordinals.is_empty() || definite => {
+                self.k += 1;
+                (Head::Elided, word == Some("ones"))
+            }
+            _ if self.quantifier == Some(Quantifier::Remaining) && self.count.is_some() => {
+                (Head::Elided, true)
+            }
+            Some("others" | "rest") if definite => {
+                // "the others", "the rest": every piece of the kind not named yet.
+                self.k += 1;
+                self.quantifier = Some(Quantifier::Remaining);
+                (Head::Elided, true)
+            }
+            Some("latter") if definite => {
+                self.k += 1;
                 (Head::Latter, false)
             }
-            Some("former") if det == Det::Definite => {
-                k += 1;
+            Some("former") if definite => {
+                self.k += 1;
                 (Head::Former, false)
             }
+            // "on the other", "the other holds an apple": the other of the pieces named
+            // last.
+            next if self.other
+                && next.is_none_or(|w| {
+                    noun_at(self.tokens, self.k).is_none() && !is_adjective_before_noun(self, w)
+                }) =>
+            {
+                (Head::Elided, false)
+            }
             // "First, he walks...": an ordinal without article or noun is an adverb.
-            _ if det == Det::Bare => return Parse::Nothing,
-            _ if !ordinals.is_empty() => (Head::Elided, ordinals.len() > 1),
-            _ if det != Det::Bare => return Parse::Unknown(i..(k + 1).min(tokens.len())),
-            _ => return Parse::Nothing,
-        },
-    };
-    let mut phrase = NounPhrase {
-        det,
-        count,
-        ordinals,
-        from_right: false,
-        room,
-        one_of,
-        other,
-        plural,
-        head,
-        span: i..k,
-    };
-    k = post_modifiers(tokens, k, &mut phrase);
-    phrase.span = i..k;
-    Parse::Found(phrase)
+            _ if self.det == Det::Bare => return Err(Parse::Nothing),
+            _ if !self.ordinals.is_empty() => (Head::Elided, self.ordinals.len() > 1),
+            _ if self.quantifier.is_some() || self.vague.is_some() => return Err(Parse::Nothing),
+            _ => {
+                return Err(Parse::Unknown(
+                    self.start..(self.k + 1).min(self.tokens.len()),
+                ))
+            }
+        };
+        Ok(head)
+    }
+}
+
+/// Whether `w` at the reader's position is an adjective before a noun ("the other red
+/// cabinet").
+fn is_adjective_before_noun(reader: &PhraseReader<'_>, w: &str) -> bool {
+    is_adjective(w) && noun_at(reader.tokens, reader.k + 1).is_some()
 }
 
 /// A count word that is a number ("two", "3"), not an article.
@@ -255,51 +477,6 @@ fn separator_before_ordinal(tokens: &[Token], k: usize) -> usize {
     } else {
         0
     }
-}
-
-/// Reads "from the left", "(from left to right)", "counting from the right" and, after
-/// furniture, "in the bedroom".
-fn post_modifiers(tokens: &[Token], mut k: usize, phrase: &mut NounPhrase) -> usize {
-    let word = |j: usize| tokens.get(j).and_then(Token::word);
-    let opened = tokens.get(k) == Some(&Token::Comma)
-        && matches!(word(k + 1), Some("from" | "counting" | "starting"));
-    let mut j = if opened { k + 1 } else { k };
-    if matches!(word(j), Some("counting" | "starting")) {
-        j += 1;
-    }
-    if word(j) == Some("from") {
-        let mut m = j + 1;
-        if word(m) == Some("the") {
-            m += 1;
-        }
-        if let Some(side @ ("left" | "right")) = word(m) {
-            m += 1;
-            if word(m) == Some("to") && matches!(word(m + 1), Some("left" | "right")) {
-                m += 2;
-            }
-            phrase.from_right = side == "right";
-            k = if opened && tokens.get(m) == Some(&Token::Comma) {
-                m + 1
-            } else {
-                m
-            };
-        }
-    }
-    let is_furniture = matches!(phrase.head, Head::Noun(Noun::Furniture(_)) | Head::Elided);
-    if is_furniture && phrase.room.is_none() && word(k) == Some("in") {
-        let at = if word(k + 1) == Some("the") {
-            k + 2
-        } else {
-            k + 1
-        };
-        if let Some(m) = noun_at(tokens, at) {
-            if let Noun::Room(r) = m.noun {
-                phrase.room = Some(r);
-                return at + m.len;
-            }
-        }
-    }
-    k
 }
 
 /// A list of phrases of one kind (objects, rooms, or furniture), and whether it was
@@ -340,7 +517,13 @@ pub(crate) fn phrase_list(tokens: &[Token], i: usize) -> Parse<PhraseList> {
     };
     let mut k = first.span.end;
     let mut items = vec![first];
+    // A list ends after its "and" (or "as well as", "plus"): in "an apple, a book and a
+    // bag of chips, and a plate rests on the table" the plate starts a clause of its own.
+    let mut closed = false;
     'items: loop {
+        if closed {
+            break;
+        }
         for sep in SEPARATORS {
             if !sep
                 .iter()
@@ -357,7 +540,12 @@ pub(crate) fn phrase_list(tokens: &[Token], i: usize) -> Parse<PhraseList> {
             if let Parse::Found(mut next) = noun_phrase(tokens, k + sep.len()) {
                 let previous = &items[items.len() - 1];
                 let anaphor = matches!(next.head, Head::Latter | Head::Former);
-                if anaphor || next.kind_rank() != previous.kind_rank() {
+                // "a sofa and a cabinet, and the cabinet holds ...": a definite phrase
+                // after indefinite ones starts a new clause.
+                let new_clause = previous.det == Det::Indefinite && next.det == Det::Definite
+                    // "in the dishwasher, a second one in ...": more things, not a place.
+                    || (next.head == Head::Elided && next.det == Det::Indefinite);
+                if anaphor || new_clause || next.kind_rank() != previous.kind_rank() {
                     break 'items;
                 }
                 if next.det == Det::Bare && next.ordinals.is_empty() {
@@ -368,10 +556,21 @@ pub(crate) fn phrase_list(tokens: &[Token], i: usize) -> Parse<PhraseList> {
                 }
                 k = next.span.end;
                 items.push(next);
+                // Any joining word but a bare comma ends the list.
+                closed = *sep != [","];
                 continue 'items;
             }
         }
         break;
+    }
+    // "the first cabinet holds a plate, the third cabinet a cup": definite places joined
+    // by bare commas, with no "and" before the last, are clauses, not a list.
+    let definite_places = items
+        .iter()
+        .all(|p| p.det == Det::Definite && !p.is_object() && !p.is_room());
+    if items.len() > 1 && !closed && definite_places {
+        items.truncate(1);
+        k = items[0].span.end;
     }
     Parse::Found(PhraseList {
         items,
@@ -384,10 +583,10 @@ fn matches_token(token: Option<&Token>, w: &str) -> bool {
     match token {
         Some(Token::Comma) => w == ",",
         Some(Token::Word(word)) => word == w,
-        None => false,
+        Some(Token::Break | Token::Dash) | None => false,
     }
 }
 
 #[cfg(test)]
-#[path = "phrase_tests.rs"]
+#[path = "../phrase_tests.rs"]
 mod tests;
