@@ -5,6 +5,7 @@ mod eval;
 mod generate;
 mod import;
 mod infer;
+mod input;
 mod lm;
 mod lm_load;
 mod policy;

@@ -12,7 +12,7 @@ use bip::episodes::Episode;
 use bip::io::write_atomically;
 use bip::themes::{self, apply_record, detect, invert_record, Theme};
 
-use super::eval::InputFormat;
+use super::input::InputFormat;
 
 /// Arguments of `bip theme`.
 #[derive(Debug, Args)]
