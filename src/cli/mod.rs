@@ -12,6 +12,7 @@ mod policy;
 mod progress;
 mod render;
 mod theme;
+mod theme_apply;
 mod train;
 mod variance;
 mod variance_render;
