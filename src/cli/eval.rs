@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::Args;
 
 use bip::engine::evaluation::{evaluate, risk_coverage_csv, EvaluateOptions};
@@ -12,6 +12,7 @@ use bip::io::{to_jsonl, write_atomically};
 use bip::plot::reliability_svg;
 
 use super::input::{read_inputs, InputFormat};
+use super::output::{check_svg, Output};
 use super::policy::PolicyArgs;
 use super::progress::Progress;
 
@@ -55,19 +56,12 @@ pub struct EvalArgs {
 }
 
 /// Runs `bip eval`.
-pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &EvalArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let margin = args.abstain_below.unwrap_or(0.0);
     if !(margin.is_finite() && margin >= 0.0) {
         bail!("--abstain-below: {margin} is not a margin ≥ 0");
     }
-    if let Some(plot) = &args.plot {
-        if plot.extension().is_none_or(|x| x != "svg") {
-            bail!(
-                "--plot {}: only SVG output is supported (name the file *.svg)",
-                plot.display()
-            );
-        }
-    }
+    check_svg(args.plot.as_deref())?;
     let policy = args.policy.build()?;
     let (episodes, unreadable) = read_inputs(&args.files, args.format)?;
     let options = EvaluateOptions {
@@ -93,12 +87,9 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         write_atomically(path, reliability_svg(calibration).as_bytes())?;
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&run.evaluation).context("serialising the report")?
-        );
+        out.json(&run.evaluation)?;
     } else {
-        print!("{}", super::render::evaluation(&run.evaluation));
+        out.print(&super::render::evaluation(&run.evaluation))?;
     }
     let questions = run.outcomes.len();
     eprintln!(

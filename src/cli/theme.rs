@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 
 use bip::themes::{self, Theme};
 
+use super::output::Output;
 use super::theme_apply;
 
 /// Arguments of `bip theme`.
@@ -67,15 +68,15 @@ struct ShowArgs {
 }
 
 /// Runs `bip theme`.
-pub fn run(args: &ThemeArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ThemeArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     match &args.command {
-        ThemeCommand::List(a) => list(a),
-        ThemeCommand::Show(a) => show(a),
+        ThemeCommand::List(a) => list(a, out),
+        ThemeCommand::Show(a) => show(a, out),
         ThemeCommand::Apply(a) => theme_apply::run(a),
     }
 }
 
-fn list(args: &ListArgs) -> anyhow::Result<ExitCode> {
+fn list(args: &ListArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let mut all = themes::builtins();
     all.extend(args.files.load()?);
     let mut text = String::new();
@@ -90,18 +91,18 @@ fn list(args: &ListArgs) -> anyhow::Result<ExitCode> {
             t.entries().len()
         );
     }
-    print!("{text}");
+    out.print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+fn show(args: &ShowArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let theme = themes::find(&args.name, &args.files.load()?)?;
     if args.json {
         let doc = serde_json::json!({
             "id": theme.id(), "name": theme.name(), "world": theme.world(),
             "entries": theme.entries(),
         });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        out.json(&doc)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut text = String::new();
@@ -134,6 +135,6 @@ fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    print!("{text}");
+    out.print(&text)?;
     Ok(ExitCode::SUCCESS)
 }

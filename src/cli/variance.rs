@@ -22,6 +22,7 @@ use bip::io::{file_stem, to_jsonl, write_atomically};
 use bip::plot::variance_svg;
 
 use super::input::InputFormat;
+use super::output::{check_svg, Output};
 use super::policy::PolicyArgs;
 use super::progress::Progress;
 use super::theme::ThemeFiles;
@@ -94,15 +95,15 @@ struct MergeArgs {
 }
 
 /// Runs `bip variance`.
-pub fn run(args: &VarianceArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &VarianceArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     match &args.command {
-        Some(VarianceCommand::Merge(args)) => merge(args),
-        None => compare(&args.run),
+        Some(VarianceCommand::Merge(args)) => merge(args, out),
+        None => compare(&args.run, out),
     }
 }
 
 /// `bip variance INPUT`: the items of INPUT in every theme asked for.
-fn compare(args: &RunArgs) -> anyhow::Result<ExitCode> {
+fn compare(args: &RunArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let Some(input) = &args.input else {
         bail!("no INPUT given");
     };
@@ -111,7 +112,7 @@ fn compare(args: &RunArgs) -> anyhow::Result<ExitCode> {
             "--shard needs --predictions FILE to keep the shard's results for `bip variance merge`"
         );
     }
-    check_plot(&args.output)?;
+    check_svg(args.output.plot.as_deref())?;
     let names: Option<Vec<&str>> = (args.themes.trim() != "all").then(|| {
         let names = args.themes.split(',').map(str::trim);
         names.filter(|s| !s.is_empty()).collect()
@@ -141,7 +142,7 @@ fn compare(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.predictions {
         write_atomically(path, to_jsonl(&run.records)?.as_bytes())?;
     }
-    report(&run.report, &args.output)?;
+    report(&run.report, &args.output, out)?;
     eprintln!(
         "bip: {} items × {} themes in {:.2} s",
         run.items,
@@ -152,8 +153,8 @@ fn compare(args: &RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `bip variance merge FILES`: the report over shards' records.
-fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
-    check_plot(&args.output)?;
+fn merge(args: &MergeArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    check_svg(args.output.plot.as_deref())?;
     let mut files = Vec::with_capacity(args.files.len());
     for path in &args.files {
         let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
@@ -162,32 +163,18 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let files = files
         .iter()
         .map(|(name, text)| (name.as_str(), text.as_str()));
-    report(&merge_shards(files, BOOTSTRAP_SEED)?, &args.output)?;
+    report(&merge_shards(files, BOOTSTRAP_SEED)?, &args.output, out)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn check_plot(output: &OutputArgs) -> anyhow::Result<()> {
-    match &output.plot {
-        Some(plot) if plot.extension().is_none_or(|x| x != "svg") => bail!(
-            "--plot {}: only SVG output is supported (name the file *.svg)",
-            plot.display()
-        ),
-        _ => Ok(()),
-    }
-}
-
 /// Prints the report (and plots it).
-fn report(report: &VarianceReport, output: &OutputArgs) -> anyhow::Result<()> {
+fn report(report: &VarianceReport, output: &OutputArgs, out: &mut Output) -> anyhow::Result<()> {
     if let Some(path) = &output.plot {
         write_atomically(path, variance_svg(report).as_bytes())?;
     }
     if output.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(report).context("serialising the report")?
-        );
+        out.json(report)
     } else {
-        print!("{}", super::variance_render::variance(report));
+        Ok(out.print(&super::variance_render::variance(report))?)
     }
-    Ok(())
 }
