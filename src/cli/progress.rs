@@ -1,4 +1,4 @@
-//! The one progress display of the CLI: a line on standard error with an ETA, shown only
+//! The progress display of inference runs: a line on standard error with an ETA, shown only
 //! when standard error is a terminal (so that logs and pipes stay clean), and the
 //! warnings of the run it follows.
 
