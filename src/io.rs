@@ -1,8 +1,10 @@
-//! Reading episode files and writing outputs safely.
+//! Reading episode files and writing outputs safely (atomically, as JSON Lines).
 
 use std::fs;
 use std::io::Write;
 use std::path::Path;
+
+use serde::Serialize;
 
 use bip_episodes::{Episode, EpisodeError};
 
@@ -34,11 +36,30 @@ fn read_text(path: &Path) -> Result<(String, String), IoError> {
         path: path.display().to_string(),
         source,
     })?;
-    let stem = path
-        .file_stem()
+    Ok((text, file_stem(path)))
+}
+
+/// The file's name without its extension (empty when it has none), which names the
+/// episodes in it that have no id.
+pub fn file_stem(path: &Path) -> String {
+    path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    Ok((text, stem))
+        .unwrap_or_default()
+}
+
+/// `values` as JSON Lines: each one compact JSON document and a newline.
+///
+/// # Errors
+/// The first value that cannot be serialised (a map with non-string keys, say).
+pub fn to_jsonl<T: Serialize>(
+    values: impl IntoIterator<Item = T>,
+) -> Result<String, serde_json::Error> {
+    let mut text = String::new();
+    for value in values {
+        text.push_str(&serde_json::to_string(&value)?);
+        text.push('\n');
+    }
+    Ok(text)
 }
 
 /// Reads and validates one `bip-episode/1` file; an episode without an id takes the file stem.

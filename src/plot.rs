@@ -5,6 +5,7 @@ use std::fmt::Write;
 use bip_engine::evaluation::Calibration;
 
 mod heatmap;
+mod svg;
 
 pub use heatmap::variance_svg;
 
@@ -15,20 +16,12 @@ pub fn reliability_svg(calibration: &Calibration) -> String {
     const MARGIN: f64 = 50.0;
     let x = |v: f64| MARGIN + v * SIZE;
     let y = |v: f64| MARGIN + (1.0 - v) * SIZE;
-    let mut svg = String::new();
     let side = SIZE + 2.0 * MARGIN;
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" font-family="sans-serif" font-size="12">"#
+    let title = format!(
+        "Reliability (ECE {:.3}, Brier {:.3})",
+        calibration.ece, calibration.brier
     );
-    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        svg,
-        r#"<text x="{}" y="30" text-anchor="middle" font-size="14">Reliability (ECE {:.3}, Brier {:.3})</text>"#,
-        side / 2.0,
-        calibration.ece,
-        calibration.brier
-    );
+    let mut svg = svg::open(side, side, 30.0, &title);
     let _ = writeln!(
         svg,
         r#"<rect x="{MARGIN}" y="{MARGIN}" width="{SIZE}" height="{SIZE}" fill="none" stroke="black"/>"#
@@ -84,8 +77,7 @@ pub fn reliability_svg(calibration: &Calibration) -> String {
             b.accuracy
         );
     }
-    svg.push_str("</svg>\n");
-    svg
+    svg::close(svg)
 }
 
 #[cfg(test)]

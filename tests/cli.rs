@@ -197,3 +197,39 @@ fn human_output_shows_options_answer_and_margin() {
         "{text}"
     );
 }
+
+/// Runs `bip infer` on the small episode with standard output sent to `stdout`.
+fn infer_into(stdout: impl Into<std::process::Stdio>) -> std::process::Output {
+    let dir = TempDir::new();
+    let path = dir.write("e.json", SMALL);
+    std::process::Command::new(env!("CARGO_BIN_EXE_bip"))
+        .args(["infer".as_ref(), path.as_os_str(), "--json".as_ref()])
+        .stdout(stdout)
+        .output()
+        .expect("bip runs")
+}
+
+#[test]
+fn a_standard_output_closed_by_its_reader_ends_quietly() {
+    // The reading end is closed before bip starts, so its first write meets a broken
+    // pipe, as under `bip infer E | head -c 10` once head has left.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = infer_into(writer);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    assert!(stderr.is_empty(), "nothing on standard error: {stderr}");
+}
+
+#[test]
+fn a_full_standard_output_is_an_error_naming_it() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("no /dev/full on this system: nothing to write to");
+        return;
+    };
+    let out = infer_into(full);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert!(stderr.contains("standard output"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

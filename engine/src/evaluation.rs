@@ -1,6 +1,7 @@
 //! Scoring answers against expected ones: accuracy overall and by question label,
 //! answer-position-balanced accuracy, an episode-cluster bootstrap interval, abstention
-//! (refusal recall and over-refusal) and calibration (ECE, Brier score).
+//! (refusal recall and over-refusal) and calibration (ECE, Brier score). [`evaluate`]
+//! does all of it for a set of episodes: infer, answer, score.
 
 use std::collections::BTreeMap;
 
@@ -10,6 +11,12 @@ use bip_episodes::Expected;
 
 use crate::answer::Answer;
 use crate::rng::Rng;
+
+mod coverage;
+mod run;
+
+pub use coverage::{risk_coverage, risk_coverage_csv, RISK_COVERAGE_COLUMNS};
+pub use run::{evaluate, EvaluateOptions, EvaluationRun};
 
 /// Bootstrap resamples drawn for the confidence interval.
 pub const BOOTSTRAP_RESAMPLES: usize = 2000;
@@ -151,7 +158,7 @@ pub struct CalibrationBin {
 pub struct Calibration {
     /// Expected calibration error over equal-mass bins.
     pub ece: f64,
-    /// Brier score: mean over questions of Σ over options (p − 1[correct])².
+    /// Brier score: mean over questions of Σ over options (p − 1\[correct\])².
     pub brier: f64,
     /// Mean log probability of the correct option (the quantity `bip calibrate` maximises).
     pub mean_log_likelihood: f64,
@@ -316,21 +323,6 @@ impl Evaluation {
         self.calibration = Some(Calibration::new(outcomes));
         self
     }
-}
-
-/// Abstention figures at every distinct margin of `outcomes`, by increasing margin: the
-/// risk–coverage curve.
-pub fn risk_coverage(outcomes: &[Outcome]) -> Vec<Abstention> {
-    let mut margins: Vec<f64> = std::iter::once(0.0)
-        .chain(outcomes.iter().map(|o| o.answer.margin))
-        .chain(std::iter::once(f64::INFINITY))
-        .collect();
-    margins.sort_by(f64::total_cmp);
-    margins.dedup();
-    margins
-        .into_iter()
-        .map(|m| Abstention::new(outcomes, m))
-        .collect()
 }
 
 /// Percentile bootstrap of accuracy over episodes: resample episodes with replacement,

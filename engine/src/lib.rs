@@ -46,6 +46,7 @@ pub mod generate;
 mod hypothesis;
 mod inference;
 pub mod logprob;
+mod observer;
 mod policy;
 mod posterior;
 mod readings;
@@ -65,6 +66,7 @@ pub use hypothesis::{
     belief_hypotheses, BeliefHypothesis, Hypothesis, HypothesisConfig, InitialBelief,
 };
 pub use inference::Inference;
+pub use observer::RunObserver;
 pub use policy::lm::{
     LmPolicy, PromptStyle, PromptTemplate, TextRequest, TextScore, TextScorer, TokenReduction,
 };

@@ -1,4 +1,5 @@
-//! Machine-readable results of inference: the `--json` document of `bip infer`.
+//! Machine-readable results of inference: the `--json` document of `bip infer` and the
+//! predictions of `bip eval --predictions`.
 
 use std::collections::BTreeMap;
 
@@ -250,8 +251,8 @@ pub struct Prediction {
     pub expected: Option<String>,
 }
 
-/// The prediction lines (JSON, no newline) of every question of an episode.
-pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<String> {
+/// The predictions of every question of an episode, in question order.
+pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<Prediction> {
     let file = episode.to_file();
     episode
         .questions
@@ -266,7 +267,7 @@ pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<Strin
                 "question": question_file,
             });
             let report = question_report(question, answer, 0.0);
-            let prediction = Prediction {
+            Prediction {
                 episode: episode.id.clone(),
                 question: question.id.clone(),
                 hash: format!("{:016x}", fnv1a(content.to_string().as_bytes())),
@@ -274,8 +275,7 @@ pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<Strin
                 posterior: report.posterior,
                 answer: report.answer,
                 expected: report.expected,
-            };
-            serde_json::to_string(&prediction).unwrap_or_default()
+            }
         })
         .collect()
 }

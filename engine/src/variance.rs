@@ -3,8 +3,9 @@
 //! and variance of accuracy across variants; and for each variant against the baseline
 //! an exact McNemar test on the paired items, Holm–Bonferroni adjusted across variants.
 //!
-//! Items are stored one JSON line each ([`VarianceRecord`]), so that runs split into
-//! shards can be merged into one report.
+//! [`run_themes`] reads the same items in several themes, infers them and reports;
+//! items are stored one JSON line each ([`VarianceRecord`]), so that runs split into
+//! shards ([`Shard`]) can be merged into one report ([`merge_shards`]).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -16,6 +17,12 @@ use crate::answer::Answer;
 use crate::evaluation::{Evaluation, Outcome};
 use crate::stats::{holm, mcnemar_exact};
 
+mod merge;
+mod run;
+
+pub use merge::{merge_shards, parse_records};
+pub use run::{compared_themes, run_themes, Item, ItemFormat, Shard, VarianceOptions, VarianceRun};
+
 /// One line of a variance predictions file: a scored question, or an input the variant
 /// could not read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -25,6 +32,25 @@ pub enum VarianceRecord {
     Item(ItemRecord),
     /// An input that could not be read in this variant.
     Unreadable(UnreadableRecord),
+}
+
+impl VarianceRecord {
+    /// The variant (theme id) the record belongs to.
+    pub fn theme(&self) -> &str {
+        match self {
+            Self::Item(r) => &r.theme,
+            Self::Unreadable(r) => &r.theme,
+        }
+    }
+
+    /// What the record is about, the same in every variant: the item
+    /// (`episode/question`), or `line N` for an unreadable input.
+    pub fn key(&self) -> String {
+        match self {
+            Self::Item(r) => r.item.clone(),
+            Self::Unreadable(r) => format!("line {}", r.line),
+        }
+    }
 }
 
 /// A scored question of one variant.
@@ -254,6 +280,39 @@ impl VarianceReport {
             variance,
             sd: variance.sqrt(),
         }
+    }
+
+    /// The report of `records`: one run per variant of `order`, the one named `baseline`
+    /// first and the others in the order given. Records of other variants, and scored
+    /// records whose letters are not options (see [`ItemRecord::outcome`]), are left out.
+    pub fn from_records(
+        records: &[VarianceRecord],
+        order: &[String],
+        baseline: &str,
+        seed: u64,
+    ) -> Self {
+        let mut runs: Vec<VariantRun> = order
+            .iter()
+            .map(|name| VariantRun {
+                name: name.clone(),
+                ..VariantRun::default()
+            })
+            .collect();
+        runs.sort_by_key(|r| r.name != baseline);
+        for record in records {
+            let Some(run) = runs.iter_mut().find(|r| r.name == record.theme()) else {
+                continue;
+            };
+            match record {
+                VarianceRecord::Item(r) => {
+                    if let Some(outcome) = r.outcome() {
+                        run.items.push((r.item.clone(), outcome));
+                    }
+                }
+                VarianceRecord::Unreadable(_) => run.unreadable += 1,
+            }
+        }
+        Self::new(&runs, baseline, seed)
     }
 }
 

@@ -1,19 +1,18 @@
 //! `bip eval`: answer every question of files of episodes and score against expected answers.
 
-use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::Args;
 
-use bip::engine::evaluation::{risk_coverage, Evaluation, Outcome};
-use bip::engine::report::predictions;
-use bip::engine::{infer_all, BatchOptions, CostSummary};
-use bip::episodes::import::mmtom::read_jsonl;
-use bip::io::{read_episodes, write_atomically};
+use bip::engine::evaluation::{evaluate, risk_coverage_csv, EvaluateOptions};
+use bip::engine::BatchOptions;
+use bip::io::{to_jsonl, write_atomically};
 use bip::plot::reliability_svg;
 
+use super::input::{read_inputs, InputFormat};
+use super::output::{check_svg, Output};
 use super::policy::PolicyArgs;
 use super::progress::Progress;
 
@@ -22,15 +21,6 @@ const DEFAULT_MARGIN_TEXT: &str = "0.02";
 
 /// Seed of the bootstrap resamples: fixed, so that a report is reproducible.
 const BOOTSTRAP_SEED: u64 = 0;
-
-/// What the input files hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum InputFormat {
-    /// `bip-episode/1` episodes (`.jsonl` one a line, or `.json`).
-    Episodes,
-    /// MMToM-QA text questions (JSONL), read with `bip import mmtom`'s reader.
-    Mmtom,
-}
 
 /// Arguments of `bip eval`.
 #[derive(Debug, Args)]
@@ -66,117 +56,46 @@ pub struct EvalArgs {
 }
 
 /// Runs `bip eval`.
-pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &EvalArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let margin = args.abstain_below.unwrap_or(0.0);
     if !(margin.is_finite() && margin >= 0.0) {
         bail!("--abstain-below: {margin} is not a margin ≥ 0");
     }
-    if let Some(plot) = &args.plot {
-        if plot.extension().is_none_or(|x| x != "svg") {
-            bail!(
-                "--plot {}: only SVG output is supported (name the file *.svg)",
-                plot.display()
-            );
-        }
-    }
+    check_svg(args.plot.as_deref())?;
     let policy = args.policy.build()?;
-    let mut episodes = Vec::new();
-    let mut unreadable = 0;
-    for path in &args.files {
-        match args.format {
-            InputFormat::Episodes => episodes.extend(read_episodes(path)?),
-            InputFormat::Mmtom => {
-                let text =
-                    std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
-                for (line, record) in read_jsonl(&text) {
-                    match record {
-                        Ok(record) => episodes.push(record.episode),
-                        Err(e) => {
-                            unreadable += 1;
-                            eprintln!("bip: {}:{line}: unreadable: {e}", path.display());
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let options = BatchOptions {
-        pruning: args.policy.pruning()?,
-        ..BatchOptions::default()
+    let (episodes, unreadable) = read_inputs(&args.files, args.format)?;
+    let options = EvaluateOptions {
+        batch: BatchOptions {
+            pruning: args.policy.pruning()?,
+            ..BatchOptions::default()
+        },
+        abstain_below: margin,
+        calibration: args.calibration_report || args.plot.is_some(),
+        seed: BOOTSTRAP_SEED,
     };
-    let progress = Progress::new("inferring", episodes.len());
-    let results = infer_all(&episodes, policy.as_ref(), &options, &|| progress.tick());
-    let mut costs = Vec::new();
-    let mut outcomes = Vec::new();
-    let mut lines = String::new();
-    for (episode, result) in episodes.iter().zip(results) {
-        let inference =
-            result.with_context(|| format!("episode {}: inference failed", episode.id))?;
-        for ((question, answer), cost) in episode
-            .questions
-            .iter()
-            .zip(&inference.answers)
-            .zip(&inference.costs)
-        {
-            costs.push(*cost);
-            if let Some(expected) = question.expected {
-                outcomes.push(Outcome {
-                    episode: episode.id.clone(),
-                    label: question.label.clone(),
-                    expected,
-                    answer: answer.clone(),
-                });
-            }
-        }
-        for line in predictions(episode, &inference) {
-            lines.push_str(&line);
-            lines.push('\n');
-        }
-    }
+    let progress = Progress::new("inferring");
+    let mut run = evaluate(&episodes, policy.as_ref(), &options, &progress)?;
     let seconds = progress.elapsed();
-    let mut evaluation = Evaluation::new(&outcomes, margin, BOOTSTRAP_SEED);
-    if args.format == InputFormat::Mmtom {
-        evaluation.unreadable = Some(unreadable);
-    }
-    evaluation.cost = Some(CostSummary::of(&costs));
-    if args.calibration_report || args.plot.is_some() {
-        evaluation = evaluation.with_calibration(&outcomes);
-    }
+    run.evaluation.unreadable = unreadable;
     if let Some(path) = &args.predictions {
-        write_atomically(path, lines.as_bytes())?;
+        write_atomically(path, to_jsonl(&run.predictions)?.as_bytes())?;
     }
     if let Some(path) = &args.risk_coverage {
-        let mut csv =
-            String::from("margin,coverage,selective_accuracy,refusal_recall,over_refusal\n");
-        for point in risk_coverage(&outcomes) {
-            let _ = writeln!(
-                csv,
-                "{},{},{},{},{}",
-                point.margin,
-                point.coverage,
-                point.selective_accuracy,
-                point.refusal_recall,
-                point.over_refusal
-            );
-        }
-        write_atomically(path, csv.as_bytes())?;
+        write_atomically(path, risk_coverage_csv(&run.risk_coverage()).as_bytes())?;
     }
-    if let (Some(path), Some(calibration)) = (&args.plot, &evaluation.calibration) {
+    if let (Some(path), Some(calibration)) = (&args.plot, &run.evaluation.calibration) {
         write_atomically(path, reliability_svg(calibration).as_bytes())?;
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&evaluation).context("serialising the report")?
-        );
+        out.json(&run.evaluation)?;
     } else {
-        print!("{}", super::render::evaluation(&evaluation));
+        out.print(&super::render::evaluation(&run.evaluation))?;
     }
+    let questions = run.outcomes.len();
     eprintln!(
-        "bip: {} questions from {} episodes in {seconds:.2} s ({:.1} ms per question)",
-        outcomes.len(),
+        "bip: {questions} questions from {} episodes in {seconds:.2} s ({:.1} ms per question)",
         episodes.len(),
-        seconds * 1e3 / outcomes.len().max(1) as f64
+        seconds * 1e3 / questions.max(1) as f64
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -8,7 +8,8 @@ use clap::Args;
 
 use bip::engine::generate::{generate, generate_training_pairs, GenerateOptions, QuestionType};
 use bip::engine::PromptTemplate;
-use bip::io::write_atomically;
+use bip::episodes::Episode;
+use bip::io::{to_jsonl, write_atomically};
 
 /// Arguments of `bip generate`.
 #[derive(Debug, Args)]
@@ -63,13 +64,8 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     };
     if let Some(out) = &args.out {
         let episodes = generate(&options, args.n).context("generation failed")?;
-        let mut text = String::new();
-        for episode in &episodes {
-            text.push_str(
-                &serde_json::to_string(&episode.to_file()).context("serialising an episode")?,
-            );
-            text.push('\n');
-        }
+        let text =
+            to_jsonl(episodes.iter().map(Episode::to_file)).context("serialising an episode")?;
         write_atomically(out, text.as_bytes())?;
         eprintln!(
             "bip: wrote {} episodes to {}",
@@ -80,11 +76,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.training_pairs {
         let pairs = generate_training_pairs(&options, args.n, &PromptTemplate::default())
             .context("generation failed")?;
-        let mut text = String::new();
-        for pair in &pairs {
-            text.push_str(&serde_json::to_string(pair).context("serialising a training pair")?);
-            text.push('\n');
-        }
+        let text = to_jsonl(&pairs).context("serialising a training pair")?;
         write_atomically(path, text.as_bytes())?;
         eprintln!(
             "bip: wrote {} training pairs from {} episodes to {}",

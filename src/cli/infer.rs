@@ -10,6 +10,7 @@ use bip::engine::report::{EpisodeReport, Report};
 use bip::engine::{infer_episode, BatchOptions};
 use bip::io::{read_episode, write_atomically};
 
+use super::output::Output;
 use super::policy::PolicyArgs;
 use super::render;
 
@@ -43,7 +44,7 @@ pub struct InferArgs {
 }
 
 /// Runs `bip infer`.
-pub fn run(args: &InferArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &InferArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let policy = args.policy.build()?;
     let options = BatchOptions {
         trace_top: args.trace.then_some(args.trace_top),
@@ -73,7 +74,7 @@ pub fn run(args: &InferArgs) -> anyhow::Result<ExitCode> {
     };
     match &args.output {
         Some(path) => write_atomically(path, text.as_bytes())?,
-        None => print!("{text}"),
+        None => out.print(&text)?,
     }
     let all_correct = report.summary.correct == report.summary.with_expected;
     Ok(if args.check && !all_correct {

@@ -5,12 +5,15 @@ mod eval;
 mod generate;
 mod import;
 mod infer;
+mod input;
 mod lm;
 mod lm_load;
+mod output;
 mod policy;
 mod progress;
 mod render;
 mod theme;
+mod theme_apply;
 mod train;
 mod variance;
 mod variance_render;
@@ -53,19 +56,34 @@ enum Command {
     Train(train::TrainArgs),
 }
 
-/// Parses the command line and runs the command.
+/// Parses the command line and runs the command, its output going through one
+/// [`output::Output`]. A closed standard output ends the command quietly (see
+/// [`output`]).
 pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Infer(args) => infer::run(&args),
+    let mut out = output::Output::stdout();
+    let result = dispatch(cli.command, &mut out).and_then(|code| {
+        out.finish()?;
+        Ok(code)
+    });
+    match result {
+        Err(e) if output::is_closed_pipe(&e) => Ok(ExitCode::SUCCESS),
+        other => other,
+    }
+}
+
+fn dispatch(command: Command, out: &mut output::Output) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Infer(args) => infer::run(&args, out),
         Command::Generate(args) => generate::run(&args),
-        Command::Eval(args) => eval::run(&args),
+        Command::Eval(args) => eval::run(&args, out),
         Command::Calibrate(args) => calibrate::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Export(args) => virtualhome::export_run(&args),
+        // Prints with `println!` for now; moves to `out` with the LM loading rework.
         Command::Lm(args) => lm::run(&args),
-        Command::Theme(args) => theme::run(&args),
-        Command::Variance(args) => variance::run(&args),
+        Command::Theme(args) => theme::run(&args, out),
+        Command::Variance(args) => variance::run(&args, out),
         Command::Train(args) => train::run(&args),
     }
 }

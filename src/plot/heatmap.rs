@@ -5,6 +5,8 @@ use std::fmt::Write;
 
 use bip_engine::variance::VarianceReport;
 
+use super::svg::{self, escape};
+
 /// A heat map of accuracy: one row per theme, one column per question type and one for
 /// all questions; each cell is shaded from red (0%) through yellow to green (100%) and
 /// labelled with its accuracy.
@@ -23,18 +25,11 @@ pub fn variance_svg(report: &VarianceReport) -> String {
     let columns = types.len() + 1;
     let width = LEFT + CELL_W * columns as f64 + 20.0;
     let height = TOP + CELL_H * report.variants.len() as f64 + 40.0;
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        svg,
-        r#"<text x="{}" y="24" text-anchor="middle" font-size="14">Accuracy by theme and question type (range {:.1} points)</text>"#,
-        width / 2.0,
+    let title = format!(
+        "Accuracy by theme and question type (range {:.1} points)",
         100.0 * report.range
     );
+    let mut svg = svg::open(width, height, 24.0, &title);
     let header = types
         .iter()
         .map(|t| t.as_str())
@@ -75,8 +70,7 @@ pub fn variance_svg(report: &VarianceReport) -> String {
             );
         }
     }
-    svg.push_str("</svg>\n");
-    svg
+    svg::close(svg)
 }
 
 /// Red (0) → yellow (0.5) → green (1), as `#rrggbb`.
@@ -89,12 +83,6 @@ fn shade(accuracy: f64) -> String {
     };
     let channel = |v: f64| (155.0 + 100.0 * v).round() as u8;
     format!("#{:02x}{:02x}{:02x}", channel(r), channel(g), 155)
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

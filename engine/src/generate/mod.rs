@@ -20,12 +20,12 @@ pub use world::{random_world, OBJECT_CLASSES, ROOMS};
 use rayon::prelude::*;
 
 use bip_episodes::json::{AgentFile, EpisodeFile, FORMAT};
-use bip_episodes::{Agent, Episode};
+use bip_episodes::{Agent, Episode, EpisodeError};
 
 use crate::error::EngineError;
 use crate::policy::{ActionCosts, PlannerPolicy};
 use crate::rng::Rng;
-use scenario::{build, Setting};
+use scenario::{build, Scenario, Setting};
 use unknowable::unknowable_question;
 
 /// Names given to generated agents.
@@ -130,45 +130,57 @@ pub fn generate_with_truth(
                 None => continue,
             }
         }
-        let world = &shell.world;
         scenario.question.at = scenario.actions.len();
-        let believed = &world.furniture(scenario.believed).name;
-        let truly = world
-            .objects
-            .iter()
-            .any(|o| o.start == scenario.believed && o.class == scenario.goal);
-        let episode = Episode {
-            id: format!("gen-{}-{index:05}", options.seed),
-            description: Some(format!(
-                "Generated {} question: {agent} wants a {} and first thought one was at {believed} ({} belief).",
-                kind.label(),
-                world.class_name(scenario.goal).replace('_', " "),
-                if truly { "true" } else { "false" }
-            )),
-            world: shell.world.clone(),
-            alternatives: Vec::new(),
-            agent: Agent {
-                name: agent.to_string(),
-                start: scenario.start,
-                goal_candidates: None,
-            },
-            actions: scenario.actions,
-            questions: vec![scenario.question],
-        };
-        let truth = AgentTruth {
-            goal: scenario.goal,
-            states: scenario.states,
-            beliefs: scenario.beliefs,
-        };
+        let id = format!("gen-{}-{index:05}", options.seed);
         // A round trip through the file format re-validates everything the generator made.
-        return Episode::from_file(episode.to_file(), "generated")
-            .map(|episode| (episode, truth))
+        return finish(id, kind, agent, shell, scenario)
             .map_err(|e| fail(format!("invalid episode: {e}")));
     }
     Err(fail(format!(
         "no {} scenario found in {ATTEMPTS} draws",
         kind.label()
     )))
+}
+
+/// The episode of `scenario` in the world of `shell`, read back through the file format,
+/// and the simulated agent's truth.
+fn finish(
+    id: String,
+    kind: QuestionType,
+    agent: &str,
+    shell: Episode,
+    scenario: Scenario,
+) -> Result<(Episode, AgentTruth), EpisodeError> {
+    let world = &shell.world;
+    let believed = &world.furniture(scenario.believed).name;
+    let truly = world
+        .objects
+        .iter()
+        .any(|o| o.start == scenario.believed && o.class == scenario.goal);
+    let episode = Episode {
+        id,
+        description: Some(format!(
+            "Generated {} question: {agent} wants a {} and first thought one was at {believed} ({} belief).",
+            kind.label(),
+            world.class_name(scenario.goal).replace('_', " "),
+            if truly { "true" } else { "false" }
+        )),
+        agent: Agent {
+            name: agent.to_string(),
+            start: scenario.start,
+            goal_candidates: None,
+        },
+        actions: scenario.actions,
+        questions: vec![scenario.question],
+        world: shell.world,
+        alternatives: Vec::new(),
+    };
+    let truth = AgentTruth {
+        goal: scenario.goal,
+        states: scenario.states,
+        beliefs: scenario.beliefs,
+    };
+    Episode::from_file(episode.to_file(), "generated").map(|episode| (episode, truth))
 }
 
 /// Generates episodes `0..count`, in parallel, identical to generating them one by one.
@@ -186,30 +198,21 @@ pub fn generate(options: &GenerateOptions, count: usize) -> Result<Vec<Episode>,
 mod tests {
     use super::*;
 
+    /// The first 14 episodes of `options`' stream, as JSON.
+    fn corpus(options: &GenerateOptions) -> Vec<String> {
+        let episodes = generate(options, 14).expect("generate");
+        episodes.iter().map(Episode::to_json).collect()
+    }
+
     #[test]
     fn same_seed_same_episodes_different_seed_different() {
         let options = GenerateOptions::default();
-        let a: Vec<String> = generate(&options, 14)
-            .expect("generate")
-            .iter()
-            .map(Episode::to_json)
-            .collect();
-        let b: Vec<String> = generate(&options, 14)
-            .expect("generate")
-            .iter()
-            .map(Episode::to_json)
-            .collect();
-        assert_eq!(a, b);
+        assert_eq!(corpus(&options), corpus(&options));
         let other = GenerateOptions {
             seed: 1,
             ..GenerateOptions::default()
         };
-        let c: Vec<String> = generate(&other, 14)
-            .expect("generate")
-            .iter()
-            .map(Episode::to_json)
-            .collect();
-        assert_ne!(a, c);
+        assert_ne!(corpus(&options), corpus(&other));
     }
 
     #[test]

@@ -52,139 +52,202 @@ pub fn build(kind: QuestionType, setting: &Setting<'_>, rng: &mut Rng) -> Option
     let goal = ClassId::new(rng.below(world.classes.len()));
     let holding = containers(world, |f| starts_with(world, f, goal));
     let lacking = containers(world, |f| !starts_with(world, f, goal));
-    match kind {
-        QuestionType::TrueBeliefShort | QuestionType::FalseBeliefShort => {
-            let truly = kind == QuestionType::TrueBeliefShort;
-            let believed = *rng.pick(if truly { &holding } else { &lacking })?;
-            let run = run(setting, start, goal, believed, rng);
-            let at = arrival(&run, believed)?;
-            let inside = rng.chance(0.5);
-            let place = if inside {
-                believed
-            } else {
-                // The false-belief case asks about where the object really is when it can.
-                let real: Vec<FurnitureId> =
-                    holding.iter().copied().filter(|f| *f != believed).collect();
-                let others: Vec<FurnitureId> = containers(world, |f| f != believed);
-                *rng.pick(if !truly && !real.is_empty() {
-                    &real
-                } else {
-                    &others
-                })?
-            };
-            let question =
-                belief_question(setting, goal, place, &run.beliefs[at], inside, kind, rng)?;
-            Some(scenario(start, goal, believed, &run, at, question))
-        }
-        QuestionType::BeliefTracking => {
-            let believed = *rng.pick(&lacking)?;
-            let run = run(setting, start, goal, believed, rng);
-            let opened = run
-                .actions
-                .iter()
-                .position(|a| *a == Action::Open(believed))?;
-            let last = run
-                .actions
-                .len()
-                .checked_sub(1)
-                .filter(|_| run.reached_goal)?;
-            let inside = rng.chance(0.5);
-            let (at, place) = if inside {
-                let at = (opened + 1..=last).find(|&k| !run.beliefs[k].known().is_empty())?;
-                (at, run.beliefs[at].known()[0])
-            } else {
-                let at = rng.range(opened + 1, last.max(opened + 1));
-                let room = run.states[at].room;
-                let unopened: Vec<FurnitureId> = containers(world, |f| {
-                    world.furniture(f).room == room && !run.actions[..at].contains(&Action::Open(f))
-                });
-                let place = match rng.pick(&unopened) {
-                    Some(f) if rng.chance(0.5) => *f,
-                    _ => believed,
-                };
-                (at, place)
-            };
-            let question =
-                belief_question(setting, goal, place, &run.beliefs[at], inside, kind, rng)?;
-            Some(scenario(start, goal, believed, &run, at, question))
-        }
-        QuestionType::GoalTrueBelief => {
-            let believed = *rng.pick(&holding)?;
-            let run = run(setting, start, goal, believed, rng);
-            let at = arrival(&run, believed)?;
-            // A condition on a class the agent has seen would contradict what it knows.
-            let seen = seen_classes(world, &run, 0..at + 1);
-            let unseen: Vec<ClassId> = world
-                .class_ids()
-                .filter(|c| *c != goal && !seen.contains(c))
-                .collect();
-            let distractor = *rng.pick(&unseen)?;
-            let condition = if rng.chance(0.5) {
-                (believed, false)
-            } else {
-                let elsewhere = containers(world, |f| {
-                    f != believed && !run.actions[..at].contains(&Action::Open(f))
-                });
-                (*rng.pick(&elsewhere)?, true)
-            };
-            let given = Proposition::Belief {
-                class: distractor,
-                place: condition.0,
-                inside: condition.1,
-            };
-            let question = goal_question(setting, goal, distractor, Some(given), kind, rng);
-            Some(scenario(start, goal, believed, &run, at, question))
-        }
-        QuestionType::GoalFalseBelief | QuestionType::GoalFutureActions => {
-            let truly = kind == QuestionType::GoalFutureActions;
-            let believed = *rng.pick(if truly { &holding } else { &lacking })?;
-            let run = run(setting, start, goal, believed, rng);
-            let at = arrival(&run, believed)?;
-            // A class the agent saw in plain view and walked away from: at the start for a
-            // false belief, on the way for future actions.
-            let first_step = usize::from(truly);
-            let seen: Vec<ClassId> = seen_classes(world, &run, first_step..at)
-                .into_iter()
-                .filter(|c| *c != goal && !starts_with(world, believed, *c))
-                .collect();
-            let distractor = *rng.pick(&seen)?;
-            let question = goal_question(setting, goal, distractor, None, kind, rng);
-            Some(scenario(start, goal, believed, &run, at, question))
-        }
+    let decoys;
+    // Where the agent first thinks an object of its goal class is.
+    let candidates = match kind {
+        QuestionType::TrueBeliefShort
+        | QuestionType::GoalTrueBelief
+        | QuestionType::GoalFutureActions => &holding,
+        QuestionType::FalseBeliefShort
+        | QuestionType::BeliefTracking
+        | QuestionType::GoalFalseBelief => &lacking,
         QuestionType::GoalUpdatedBelief => {
-            let decoys = containers(world, |f| {
+            decoys = containers(world, |f| {
                 !starts_with(world, f, goal) && world.objects.iter().any(|o| o.start == f)
             });
-            let believed = *rng.pick(&decoys)?;
-            let run = run(setting, start, goal, believed, rng);
-            let opened = run
-                .actions
-                .iter()
-                .position(|a| *a == Action::Open(believed))?;
-            let last = run.actions.len().checked_sub(1)?;
-            let at = rng.range(opened + 2, last.max(opened + 2));
-            if at > last {
-                return None;
-            }
-            let mut inside: Vec<ClassId> = world
-                .objects
-                .iter()
-                .filter(|o| o.start == believed && o.class != goal)
-                .map(|o| o.class)
-                .collect();
-            inside.sort_unstable();
-            inside.dedup();
-            let distractor = *rng.pick(&inside)?;
-            let untouched = run.states[at]
-                .held()
-                .all(|o| world.object(o).class != distractor);
-            if !untouched {
-                return None;
-            }
-            let question = goal_question(setting, goal, distractor, None, kind, rng);
-            Some(scenario(start, goal, believed, &run, at, question))
+            &decoys
         }
+    };
+    let believed = *rng.pick(candidates)?;
+    let run = run(setting, start, goal, believed, rng);
+    let draft = Draft {
+        kind,
+        setting,
+        goal,
+        believed,
+        holding: &holding,
+        run: &run,
+    };
+    let (at, question) = match kind {
+        QuestionType::TrueBeliefShort | QuestionType::FalseBeliefShort => {
+            short_belief(&draft, rng)?
+        }
+        QuestionType::BeliefTracking => belief_tracking(&draft, rng)?,
+        QuestionType::GoalTrueBelief => goal_true_belief(&draft, rng)?,
+        QuestionType::GoalFalseBelief | QuestionType::GoalFutureActions => {
+            goal_seen_distractor(&draft, rng)?
+        }
+        QuestionType::GoalUpdatedBelief => goal_updated_belief(&draft, rng)?,
+    };
+    Some(scenario(start, goal, believed, &run, at, question))
+}
+
+/// A scenario under way: the question type and setting, what the agent wants, where it
+/// first thought one was, the containers that truly held one, and what it then did.
+struct Draft<'a> {
+    kind: QuestionType,
+    setting: &'a Setting<'a>,
+    goal: ClassId,
+    believed: FurnitureId,
+    holding: &'a [FurnitureId],
+    run: &'a Trajectory,
+}
+
+impl Draft<'_> {
+    /// The step at which the agent opened the container it believed in.
+    fn opened(&self) -> Option<usize> {
+        let open = Action::Open(self.believed);
+        self.run.actions.iter().position(|a| *a == open)
     }
+}
+
+/// True or false belief, short term (1.1, 1.2): is an object of the goal class inside a
+/// container, asked when the agent arrives at the one it believed in.
+fn short_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question)> {
+    let (kind, setting, goal) = (draft.kind, draft.setting, draft.goal);
+    let (world, believed, run) = (setting.world, draft.believed, draft.run);
+    let at = arrival(run, believed)?;
+    let inside = rng.chance(0.5);
+    let place = if inside {
+        believed
+    } else {
+        // The false-belief case asks about where the object really is when it can.
+        let real: Vec<FurnitureId> = draft
+            .holding
+            .iter()
+            .copied()
+            .filter(|f| *f != believed)
+            .collect();
+        let others: Vec<FurnitureId> = containers(world, |f| f != believed);
+        let truly = kind == QuestionType::TrueBeliefShort;
+        *rng.pick(if !truly && !real.is_empty() {
+            &real
+        } else {
+            &others
+        })?
+    };
+    let belief = &run.beliefs[at];
+    let question = belief_question(setting, goal, place, belief, inside, kind, rng)?;
+    Some((at, question))
+}
+
+/// Belief tracking (1.3): after the agent opened the container it believed in and found
+/// no object of its goal class, where does it think one is now.
+fn belief_tracking(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question)> {
+    let (kind, setting, goal) = (draft.kind, draft.setting, draft.goal);
+    let (world, believed, run) = (setting.world, draft.believed, draft.run);
+    let opened = draft.opened()?;
+    let last = run
+        .actions
+        .len()
+        .checked_sub(1)
+        .filter(|_| run.reached_goal)?;
+    let inside = rng.chance(0.5);
+    let (at, place) = if inside {
+        let at = (opened + 1..=last).find(|&k| !run.beliefs[k].known().is_empty())?;
+        (at, run.beliefs[at].known()[0])
+    } else {
+        let at = rng.range(opened + 1, last.max(opened + 1));
+        let room = run.states[at].room;
+        let unopened: Vec<FurnitureId> = containers(world, |f| {
+            world.furniture(f).room == room && !run.actions[..at].contains(&Action::Open(f))
+        });
+        let place = match rng.pick(&unopened) {
+            Some(f) if rng.chance(0.5) => *f,
+            _ => believed,
+        };
+        (at, place)
+    };
+    let belief = &run.beliefs[at];
+    let question = belief_question(setting, goal, place, belief, inside, kind, rng)?;
+    Some((at, question))
+}
+
+/// Goal given a true belief (2.1): the goal against a class the agent has not seen, on
+/// arrival at the container it believed in, under a belief about that class.
+fn goal_true_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question)> {
+    let (kind, setting, goal) = (draft.kind, draft.setting, draft.goal);
+    let (world, believed, run) = (setting.world, draft.believed, draft.run);
+    let at = arrival(run, believed)?;
+    // A condition on a class the agent has seen would contradict what it knows.
+    let seen = seen_classes(world, run, 0..at + 1);
+    let unseen: Vec<ClassId> = world
+        .class_ids()
+        .filter(|c| *c != goal && !seen.contains(c))
+        .collect();
+    let distractor = *rng.pick(&unseen)?;
+    let condition = if rng.chance(0.5) {
+        (believed, false)
+    } else {
+        let elsewhere = containers(world, |f| {
+            f != believed && !run.actions[..at].contains(&Action::Open(f))
+        });
+        (*rng.pick(&elsewhere)?, true)
+    };
+    let given = Proposition::Belief {
+        class: distractor,
+        place: condition.0,
+        inside: condition.1,
+    };
+    let question = goal_question(setting, goal, distractor, Some(given), kind, rng);
+    Some((at, question))
+}
+
+/// Goal given a false belief or future actions (2.2, 2.4): the goal against a class the
+/// agent saw in plain view and walked away from.
+fn goal_seen_distractor(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question)> {
+    let (kind, setting, goal) = (draft.kind, draft.setting, draft.goal);
+    let (world, believed, run) = (setting.world, draft.believed, draft.run);
+    let at = arrival(run, believed)?;
+    // At the start for a false belief, on the way for future actions.
+    let first_step = usize::from(kind == QuestionType::GoalFutureActions);
+    let seen: Vec<ClassId> = seen_classes(world, run, first_step..at)
+        .into_iter()
+        .filter(|c| *c != goal && !starts_with(world, believed, *c))
+        .collect();
+    let distractor = *rng.pick(&seen)?;
+    let question = goal_question(setting, goal, distractor, None, kind, rng);
+    Some((at, question))
+}
+
+/// Goal given an updated belief (2.3): the goal against a class the agent found in the
+/// decoy container it opened, and left there.
+fn goal_updated_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question)> {
+    let (kind, setting, goal) = (draft.kind, draft.setting, draft.goal);
+    let (world, believed, run) = (setting.world, draft.believed, draft.run);
+    let opened = draft.opened()?;
+    let last = run.actions.len().checked_sub(1)?;
+    let at = rng.range(opened + 2, last.max(opened + 2));
+    if at > last {
+        return None;
+    }
+    let mut inside: Vec<ClassId> = world
+        .objects
+        .iter()
+        .filter(|o| o.start == believed && o.class != goal)
+        .map(|o| o.class)
+        .collect();
+    inside.sort_unstable();
+    inside.dedup();
+    let distractor = *rng.pick(&inside)?;
+    let untouched = run.states[at]
+        .held()
+        .all(|o| world.object(o).class != distractor);
+    if !untouched {
+        return None;
+    }
+    let question = goal_question(setting, goal, distractor, None, kind, rng);
+    Some((at, question))
 }
 
 fn run(

@@ -312,6 +312,16 @@ mod tests {
     use crate::belief::Belief;
     use bip_episodes::{Episode, State};
 
+    /// The state once the agent walked from its start to the fridge, and the fridge.
+    fn at_fridge(e: &Episode) -> (FurnitureId, State) {
+        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let mut state = e.initial_state();
+        state
+            .apply(&e.world, &Action::WalkTo(Place::Furniture(fridge)))
+            .expect("walk");
+        (fridge, state)
+    }
+
     fn episode() -> Episode {
         Episode::from_json(
             r#"{"format": "bip-episode/1",
@@ -390,11 +400,7 @@ mod tests {
     #[test]
     fn choice_probabilities_sum_to_one() {
         let e = episode();
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
-        let mut state = e.initial_state();
-        state
-            .apply(&e.world, &Action::WalkTo(Place::Furniture(fridge)))
-            .expect("walk");
+        let (fridge, state) = at_fridge(&e);
         let belief = Belief::uniform(3);
         let salmon = e.world.class_by_name("salmon").expect("class");
         let situation = Situation {
@@ -422,12 +428,8 @@ mod tests {
     #[test]
     fn opening_here_beats_walking_to_the_next_place_when_undecided() {
         let e = episode();
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let (fridge, state) = at_fridge(&e);
         let cabinet = e.world.furniture_by_name("cabinet").expect("cabinet");
-        let mut state = e.initial_state();
-        state
-            .apply(&e.world, &Action::WalkTo(Place::Furniture(fridge)))
-            .expect("walk");
         let belief = Belief::uniform(3);
         let open = log_prob(&e, &state, &belief, Action::Open(fridge));
         let walk = log_prob(
@@ -442,12 +444,8 @@ mod tests {
     #[test]
     fn opening_is_likelier_where_the_object_is_believed() {
         let e = episode();
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let (fridge, state) = at_fridge(&e);
         let desk = e.world.furniture_by_name("desk").expect("desk");
-        let mut state = e.initial_state();
-        state
-            .apply(&e.world, &Action::WalkTo(Place::Furniture(fridge)))
-            .expect("walk");
         let open = Action::Open(fridge);
         let there = log_prob(&e, &state, &Belief::thinks_at(fridge, 3, 0.05), open);
         let elsewhere = log_prob(&e, &state, &Belief::thinks_at(desk, 3, 0.05), open);
