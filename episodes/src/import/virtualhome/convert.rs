@@ -10,8 +10,9 @@ use crate::json::{
 
 use super::doors::join_rooms;
 use super::error::VirtualHomeError;
-use super::graph::{Graph, GraphFile, NodeId};
+use super::graph::{Graph, GraphFile};
 use super::names::name_nodes;
+use super::node::NodeId;
 use super::play::Player;
 use super::questions::{Asked, Lookup};
 use super::report::{ImportReport, Notes};

@@ -4,7 +4,7 @@ use thiserror::Error;
 
 use crate::error::EpisodeError;
 
-use super::graph::NodeId;
+use super::node::NodeId;
 
 /// Why a VirtualHome scene graph or program could not be read into an episode. Every
 /// variant names the node id, edge, script line or flag at fault.

@@ -24,7 +24,8 @@ use crate::json::default_class;
 use crate::layout::Place;
 use crate::world::FurnitureKind;
 
-use super::graph::{BoundingBox, EdgeFile, GraphFile, NodeFile, NodeId};
+use super::graph::{BoundingBox, EdgeFile, GraphFile, NodeFile};
+use super::node::NodeId;
 
 /// A scene graph and a program.
 #[derive(Debug, Clone)]

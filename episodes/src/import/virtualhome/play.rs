@@ -27,7 +27,8 @@ use crate::state::State;
 use crate::world::{FurnitureKind, World};
 
 use super::error::VirtualHomeError;
-use super::graph::{Graph, NodeId};
+use super::graph::Graph;
+use super::node::NodeId;
 use super::place::room_of;
 use super::report::{NoteKind, Notes};
 use super::scene::describe;

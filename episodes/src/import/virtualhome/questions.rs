@@ -16,7 +16,8 @@ use crate::json::{BeliefFile, OptionFile, PropositionFile, QuestionFile};
 use crate::world::World;
 
 use super::error::VirtualHomeError;
-use super::graph::{Graph, NodeId};
+use super::graph::Graph;
+use super::node::NodeId;
 
 /// What to ask: see the module docs.
 pub(crate) struct Asked<'a> {

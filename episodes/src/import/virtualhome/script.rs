@@ -5,7 +5,7 @@
 //! mode), not the instance indices of the dataset's free programs.
 
 use super::error::VirtualHomeError;
-use super::graph::NodeId;
+use super::node::NodeId;
 
 /// One program line.
 #[derive(Debug, Clone, PartialEq, Eq)]
