@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use bip_episodes::{option_letter, Episode, Expected, World};
+use bip_episodes::{option_letter, Episode, Expected, QuestionLabel, World};
 
 use crate::answer::Answer;
 use crate::batch::{EpisodeInference, TraceStep};
@@ -58,7 +58,7 @@ pub struct QuestionReport {
     pub id: String,
     /// Its label (e.g. MMToM type), if any.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+    pub label: Option<QuestionLabel>,
     /// Actions seen when asked.
     pub at: usize,
     /// The chosen option's letter; `null` on a tie or when abstaining ("cannot tell").
@@ -242,7 +242,7 @@ pub struct Prediction {
     pub hash: String,
     /// Question label.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+    pub label: Option<QuestionLabel>,
     /// Option letter → normalised posterior.
     pub posterior: BTreeMap<String, f64>,
     /// Chosen letter; `null` on a tie.

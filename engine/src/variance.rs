@@ -11,10 +11,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use bip_episodes::{option_index, option_letter, Expected, Question};
+use bip_episodes::{option_index, option_letter, Expected, Question, QuestionLabel};
 
 use crate::answer::Answer;
-use crate::evaluation::{Evaluation, Outcome};
+use crate::evaluation::{by_type, Evaluation, Outcome};
 use crate::stats::{holm, mcnemar_exact};
 
 mod merge;
@@ -65,7 +65,7 @@ pub struct ItemRecord {
     pub episode: String,
     /// Its label (MMToM type), if any.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+    pub label: Option<QuestionLabel>,
     /// The correct option's letter, or `"unknowable"`.
     pub expected: String,
     /// The chosen option's letter; `null` on a tie.
@@ -229,19 +229,20 @@ impl VarianceReport {
             .map(|run| {
                 let outcomes: Vec<Outcome> = run.items.iter().map(|(_, o)| o.clone()).collect();
                 let evaluation = Evaluation::new(&outcomes, 0.0, seed);
+                let groups = by_type(&outcomes);
+                // The groups the evaluation scored (those with answerable questions), each
+                // with its unknowable questions too, as the evaluation of the group sees it.
                 let by_type = evaluation
                     .by_type
                     .keys()
-                    .map(|label| {
-                        let group: Vec<Outcome> = outcomes
+                    .filter_map(|label| {
+                        let group: Vec<Outcome> = groups
+                            .get(label.as_str())?
                             .iter()
-                            .filter(|o| o.label.as_deref().unwrap_or("-") == label)
-                            .cloned()
+                            .map(|&o| o.clone())
                             .collect();
-                        (
-                            label.clone(),
-                            group_accuracy(&Evaluation::new(&group, 0.0, seed)),
-                        )
+                        let accuracy = group_accuracy(&Evaluation::new(&group, 0.0, seed));
+                        Some((label.clone(), accuracy))
                     })
                     .collect();
                 let versus_baseline = base
@@ -369,7 +370,7 @@ mod tests {
         posterior[choice] = 0.8;
         Outcome {
             episode: episode.into(),
-            label: Some(label.into()),
+            label: Some(QuestionLabel::parse(label)),
             expected: Expected::Option(0),
             answer: Answer {
                 probabilities: vec![],
@@ -435,7 +436,7 @@ mod tests {
         let o = outcome("e1", "1.2", false);
         let question = Question {
             id: "q1".into(),
-            label: Some("1.2".into()),
+            label: Some(QuestionLabel::parse("1.2")),
             text: None,
             at: 0,
             options: vec![],

@@ -17,6 +17,7 @@ use crate::layout::{Layout, Place};
 use crate::question::{
     option_index, option_letter, AnswerOption, Claim, Expected, Proposition, Question,
 };
+use crate::question_type::QuestionLabel;
 use crate::state::State;
 use crate::world::{Furniture, FurnitureKind, Object, Room, World};
 
@@ -218,7 +219,8 @@ pub struct QuestionFile {
     /// Identifier; defaults to `q1`, `q2`, ...
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// Free label (an MMToM-QA type such as "1.2"); reports only, never read by inference.
+    /// Label: an MMToM-QA type such as "1.2", or free text; reports only, never read by
+    /// inference. Read into a [`QuestionLabel`] and written back as the same text.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Wording for people.
@@ -404,7 +406,7 @@ impl Episode {
                 .iter()
                 .map(|q| QuestionFile {
                     id: Some(q.id.clone()),
-                    label: q.label.clone(),
+                    label: q.label.as_ref().map(ToString::to_string),
                     text: q.text.clone(),
                     at: Some(q.at),
                     options: q
@@ -852,7 +854,7 @@ fn build_questions(
             .transpose()?;
         questions.push(Question {
             id,
-            label: q.label.clone(),
+            label: q.label.as_deref().map(QuestionLabel::parse),
             text: q.text.clone(),
             at,
             options,

@@ -38,6 +38,7 @@ pub mod import;
 pub mod json;
 mod layout;
 mod question;
+mod question_type;
 mod state;
 mod world;
 
@@ -49,5 +50,6 @@ pub use layout::{Layout, Place, APPROACH_DISTANCE};
 pub use question::{
     option_index, option_letter, AnswerOption, Claim, Expected, Proposition, Question,
 };
+pub use question_type::{QuestionLabel, QuestionType};
 pub use state::{Impossible, Observation, State};
 pub use world::{Furniture, FurnitureKind, Object, Room, World};

@@ -7,14 +7,14 @@
 
 mod agent;
 mod pairs;
-mod question_type;
 mod scenario;
 mod unknowable;
 mod world;
 
 pub use agent::{simulate, Trajectory};
+/// The question types to generate are the episodes crate's MMToM-QA types.
+pub use bip_episodes::QuestionType;
 pub use pairs::{generate_training_pairs, training_pairs, AgentTruth, TrainingPair};
-pub use question_type::QuestionType;
 pub use world::{random_world, OBJECT_CLASSES, ROOMS};
 
 use rayon::prelude::*;
@@ -220,7 +220,7 @@ mod tests {
         let episodes = generate(&GenerateOptions::default(), 21).expect("generate");
         for (i, e) in episodes.iter().enumerate() {
             let q = &e.questions[0];
-            assert_eq!(q.label.as_deref(), Some(QuestionType::ALL[i % 7].label()));
+            assert_eq!(q.question_type(), Some(QuestionType::ALL[i % 7]));
             assert_eq!(q.at, e.actions.len());
             assert!(!e.actions.is_empty(), "{}", e.id);
             assert!(q.expected.is_some());

@@ -7,10 +7,10 @@ use bip_episodes::{
 };
 
 use super::agent::{simulate, Trajectory};
-use super::question_type::QuestionType;
 use crate::belief::Belief;
 use crate::policy::PlannerPolicy;
 use crate::rng::Rng;
+use bip_episodes::QuestionType;
 
 /// Fixed inputs of scenario building.
 pub struct Setting<'a> {
@@ -378,7 +378,7 @@ fn belief_question(
     let (options, expected) = shuffled(option(inside), option(!inside), rng);
     Some(Question {
         id: "q1".to_string(),
-        label: Some(kind.label().to_string()),
+        label: Some(kind.into()),
         text: Some(format!(
             "If {name} has been trying to get a {object}, which one of the following statements is more likely to be true?"
         )),
@@ -435,7 +435,7 @@ fn goal_question(
     let (options, expected) = shuffled(option(goal), option(distractor), rng);
     Question {
         id: "q1".to_string(),
-        label: Some(kind.label().to_string()),
+        label: Some(kind.into()),
         text: Some(format!(
             "{condition} one of the following statements is more likely to be true?"
         )),

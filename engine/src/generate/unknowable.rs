@@ -5,9 +5,9 @@ use bip_episodes::{
     AnswerOption, Claim, ClassId, Expected, FurnitureId, Proposition, Question, World,
 };
 
-use super::question_type::QuestionType;
 use super::scenario::{containers, goal_option, words, Scenario, Setting};
 use crate::rng::Rng;
+use bip_episodes::QuestionType;
 
 /// Replaces nothing; builds an unknowable question of `kind`'s family for `scenario`, or
 /// `None` if the scenario offers no symmetric pair.
@@ -67,7 +67,7 @@ pub fn unknowable_question(
     };
     Some(Question {
         id: "q1".to_string(),
-        label: Some(kind.label().to_string()),
+        label: Some(kind.into()),
         text: Some(text),
         at: 0,
         options,

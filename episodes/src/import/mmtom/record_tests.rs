@@ -21,7 +21,7 @@ fn a_record_becomes_a_valid_episode_with_its_answer_and_type() {
     let record = read_record(&line(TEXT, ", \"episode\": 12"), 4).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(record.episode.id, "mmtom-12-4");
     assert_eq!(record.expected, "b");
-    assert_eq!(record.question_type.as_deref(), Some("1.1"));
+    assert_eq!(record.question_type, Some(QuestionType::TrueBeliefShort));
     assert_eq!(record.mmtom_episode, Some(12));
     assert_eq!(record.file.agent.name, "Ann Lee");
     assert_eq!(record.file.agent.start, "bathroom");
