@@ -26,8 +26,8 @@ fn main() {
     let episodes = examples();
     let policy = PlannerPolicy::default();
     let options = BatchOptions::default();
-    let questions: usize = episodes.iter().map(|e| e.questions.len()).sum();
-    let steps: usize = episodes.iter().map(|e| e.actions.len()).sum();
+    let questions: usize = episodes.iter().map(|e| e.questions().len()).sum();
+    let steps: usize = episodes.iter().map(|e| e.actions().len()).sum();
     // Warm up once, then repeat whole passes for at least two seconds.
     for e in &episodes {
         infer_episode(e, &policy, &options).expect("inference");

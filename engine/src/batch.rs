@@ -76,8 +76,8 @@ pub struct EpisodeInference {
 pub fn hypotheses_at(episode: &Episode, at: usize, base: &HypothesisConfig) -> HypothesisConfig {
     let mut config = base.clone();
     config.search_sets.extend(search_sets(
-        &episode.world,
-        &episode.actions[..at.min(episode.actions.len())],
+        episode.world(),
+        &episode.actions()[..at.min(episode.actions().len())],
     ));
     config
 }
@@ -101,7 +101,7 @@ pub fn infer_episode(
     policy: &dyn Policy,
     options: &BatchOptions,
 ) -> Result<EpisodeInference, EngineError> {
-    if episode.alternatives.is_empty() {
+    if episode.alternatives().is_empty() {
         infer_reading(episode, policy, options)
     } else {
         crate::readings::infer_readings(episode, policy, options)
@@ -114,23 +114,23 @@ pub(crate) fn infer_reading(
     policy: &dyn Policy,
     options: &BatchOptions,
 ) -> Result<EpisodeInference, EngineError> {
-    let mut answers: Vec<Option<Answer>> = vec![None; episode.questions.len()];
-    let mut costs = vec![QuestionCost::default(); episode.questions.len()];
-    let mut moments: Vec<usize> = episode.questions.iter().map(|q| q.at).collect();
+    let mut answers: Vec<Option<Answer>> = vec![None; episode.questions().len()];
+    let mut costs = vec![QuestionCost::default(); episode.questions().len()];
+    let mut moments: Vec<usize> = episode.questions().iter().map(|q| q.at).collect();
     moments.sort_unstable();
     moments.dedup();
     for at in moments {
         let started = Instant::now();
         let work_before = policy.work();
         let config = hypotheses_at(episode, at, &options.hypotheses);
-        let due: Vec<&Question> = episode.questions.iter().filter(|q| q.at == at).collect();
+        let due: Vec<&Question> = episode.questions().iter().filter(|q| q.at == at).collect();
         let mut session = Inference::for_episode(episode, policy, &config)?;
         if let Some(pruning) = &options.pruning {
             let keep = proposed(episode, &due, at, &config, pruning)?;
             session.retain(|i| keep[i]);
         }
         let hypotheses = session.hypothesis_count();
-        for action in &episode.actions[..at] {
+        for action in &episode.actions()[..at] {
             session.push(action)?;
         }
         answer_due(episode, at, &session.posterior(), &mut answers);
@@ -140,7 +140,7 @@ pub(crate) fn infer_reading(
             hypotheses,
             due.len(),
         );
-        for (question, slot) in episode.questions.iter().zip(&mut costs) {
+        for (question, slot) in episode.questions().iter().zip(&mut costs) {
             if question.at == at {
                 *slot = cost;
             }
@@ -168,22 +168,22 @@ pub(crate) fn trace(
     top: usize,
 ) -> Result<Vec<TraceStep>, EngineError> {
     let mut trace = Vec::new();
-    let end = episode.actions.len();
+    let end = episode.actions().len();
     let config = hypotheses_at(episode, end, &options.hypotheses);
     let mut session = Inference::for_episode(episode, policy, &config)?;
     if let Some(pruning) = &options.pruning {
-        let all: Vec<&Question> = episode.questions.iter().collect();
+        let all: Vec<&Question> = episode.questions().iter().collect();
         let keep = proposed(episode, &all, end, &config, pruning)?;
         session.retain(|i| keep[i]);
     }
     for step in 0..=end {
         if step > 0 {
-            session.push(&episode.actions[step - 1])?;
+            session.push(&episode.actions()[step - 1])?;
         }
         let posterior = session.posterior();
         trace.push(TraceStep {
             step,
-            action: step.checked_sub(1).map(|i| episode.actions[i]),
+            action: step.checked_sub(1).map(|i| episode.actions()[i]),
             goals: posterior.goals(),
             top: posterior.top(top),
         });
@@ -202,7 +202,7 @@ pub(crate) fn proposed(
 ) -> Result<Vec<bool>, EngineError> {
     let planner = PlannerPolicy::new(pruning.proposal_beta)?;
     let mut session = Inference::for_episode(episode, &planner, config)?;
-    for action in &episode.actions[..at] {
+    for action in &episode.actions()[..at] {
         session.push(action)?;
     }
     let posterior = session.posterior();
@@ -229,7 +229,7 @@ fn answer_due(
     posterior: &Posterior<'_>,
     answers: &mut [Option<Answer>],
 ) {
-    for (question, slot) in episode.questions.iter().zip(answers) {
+    for (question, slot) in episode.questions().iter().zip(answers) {
         if question.at == step {
             *slot = Some(answer(question, posterior));
         }

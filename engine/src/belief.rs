@@ -174,29 +174,32 @@ mod tests {
     }
 
     fn seen_after(episode: &Episode, actions: &[&str]) -> Observation {
-        let mut state = State::initial(&episode.world, episode.agent.start);
+        let mut state = State::initial(episode.world(), episode.agent().start);
         for a in actions {
             let (verb, target) = a.split_once(' ').expect("verb target");
-            let f = episode.world.furniture_by_name(target).expect("furniture");
+            let f = episode
+                .world()
+                .furniture_by_name(target)
+                .expect("furniture");
             let action = match verb {
                 "walk" => bip_episodes::Action::WalkTo(bip_episodes::Place::Furniture(f)),
                 _ => bip_episodes::Action::Open(f),
             };
-            state.apply(&episode.world, &action).expect("possible");
+            state.apply(episode.world(), &action).expect("possible");
         }
-        state.observe(&episode.world)
+        state.observe(episode.world())
     }
 
     #[test]
     fn opening_a_container_without_the_object_rules_it_out() {
         let e = episode();
-        let plate = e.world.class_by_name("plate").expect("class");
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
-        let cabinet = e.world.furniture_by_name("cabinet").expect("cabinet");
+        let plate = e.world().class_by_name("plate").expect("class");
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
+        let cabinet = e.world().furniture_by_name("cabinet").expect("cabinet");
         let mut belief = Belief::thinks_at(fridge, 4, 0.1);
         assert!(belief.thinks_inside(fridge));
         belief.observe(
-            &e.world,
+            e.world(),
             plate,
             &seen_after(&e, &["walk fridge", "open fridge"]),
         );
@@ -210,12 +213,12 @@ mod tests {
     #[test]
     fn seeing_the_object_resolves_the_belief() {
         let e = episode();
-        let plate = e.world.class_by_name("plate").expect("class");
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
-        let cabinet = e.world.furniture_by_name("cabinet").expect("cabinet");
+        let plate = e.world().class_by_name("plate").expect("class");
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
+        let cabinet = e.world().furniture_by_name("cabinet").expect("cabinet");
         let mut belief = Belief::thinks_at(fridge, 4, 0.1);
         belief.observe(
-            &e.world,
+            e.world(),
             plate,
             &seen_after(&e, &["walk cabinet", "open cabinet"]),
         );
@@ -232,18 +235,18 @@ mod tests {
     #[test]
     fn a_closed_container_tells_nothing() {
         let e = episode();
-        let apple = e.world.class_by_name("apple").expect("class");
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let apple = e.world().class_by_name("apple").expect("class");
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
         let mut belief = Belief::thinks_at(fridge, 4, 0.1);
-        belief.observe(&e.world, apple, &seen_after(&e, &["walk fridge"]));
+        belief.observe(e.world(), apple, &seen_after(&e, &["walk fridge"]));
         assert!(belief.thinks_inside(fridge));
         assert!(belief.known().is_empty());
     }
 
     #[test]
     fn live_candidates_follow_the_belief() {
-        let fridge = FurnitureId(0);
-        let cabinet = FurnitureId(1);
+        let fridge = FurnitureId::new(0);
+        let cabinet = FurnitureId::new(1);
         let sure = Belief::thinks_at(fridge, 4, 0.3);
         assert!(sure.thinks_inside(fridge) && !sure.thinks_inside(cabinet));
         assert!(
@@ -256,6 +259,6 @@ mod tests {
         assert!(searching.thinks_inside(fridge) && searching.thinks_inside(cabinet));
         let either = Belief::thinks_among(&[fridge, cabinet], 4, 0.2);
         assert!((either.probability_at(fridge) - 0.4).abs() < 1e-12);
-        assert!(either.thinks_inside(cabinet) && !either.thinks_inside(FurnitureId(2)));
+        assert!(either.thinks_inside(cabinet) && !either.thinks_inside(FurnitureId::new(2)));
     }
 }

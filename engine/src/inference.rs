@@ -29,7 +29,7 @@ use crate::posterior::Posterior;
 ///     "furniture": [{"id": "fridge", "room": "kitchen", "kind": "container"},
 ///                   {"id": "shelf", "room": "hall", "kind": "surface"}],
 ///     "objects": [{"id": "milk_1", "at": "fridge"}, {"id": "keys_1", "at": "shelf"}]},
-///   "agent": {"name": "Bo", "start": "hall"}}"#, "sim")?.world;
+///   "agent": {"name": "Bo", "start": "hall"}}"#, "sim")?.into_parts().world;
 /// let policy = PlannerPolicy::default();
 /// let start = bip_episodes::State::initial(&world, world.room_by_name("hall").unwrap());
 /// let goals: Vec<_> = world.class_ids().collect();
@@ -125,7 +125,7 @@ impl<'a> Inference<'a> {
     ) -> Result<Self, EngineError> {
         let goals = episode.goal_candidates();
         Self::new(
-            &episode.world,
+            episode.world(),
             policy,
             episode.initial_state(),
             &goals,
@@ -137,8 +137,9 @@ impl<'a> Inference<'a> {
     /// what the agent then sees.
     ///
     /// # Errors
-    /// [`EngineError::ImpossibleAction`] (the session is unchanged) or
-    /// [`EngineError::NotANumber`] if the policy misbehaves.
+    /// [`EngineError::ImpossibleAction`] (the session is unchanged);
+    /// [`EngineError::PolicyFailed`] when the policy cannot score the action, and
+    /// [`EngineError::WrongScoreCount`] or [`EngineError::NotANumber`] if it misbehaves.
     pub fn push(&mut self, action: &Action) -> Result<(), EngineError> {
         let world = self.world;
         if let Err(why) = self.state.check(world, action) {
@@ -158,25 +159,22 @@ impl<'a> Inference<'a> {
                 belief: &self.beliefs[h.goal.index()][h.belief],
             })
             .collect();
-        let log_likelihoods =
-            self.policy
-                .log_probs(&situations, action)
-                .map_err(|e| EngineError::PolicyFailed {
-                    policy: self.policy.name().to_string(),
-                    step: self.steps,
-                    action: action.describe(world),
-                    reason: e.to_string(),
-                })?;
-        if log_likelihoods.len() != self.hypotheses.len() {
-            return Err(EngineError::PolicyFailed {
+        let log_likelihoods = self
+            .policy
+            .log_probs(&situations, action)
+            .map_err(|source| EngineError::PolicyFailed {
                 policy: self.policy.name().to_string(),
                 step: self.steps,
                 action: action.describe(world),
-                reason: format!(
-                    "{} scores for {} hypotheses",
-                    log_likelihoods.len(),
-                    self.hypotheses.len()
-                ),
+                source,
+            })?;
+        if log_likelihoods.len() != self.hypotheses.len() {
+            return Err(EngineError::WrongScoreCount {
+                policy: self.policy.name().to_string(),
+                step: self.steps,
+                action: action.describe(world),
+                scores: log_likelihoods.len(),
+                hypotheses: self.hypotheses.len(),
             });
         }
         if log_likelihoods.iter().any(|l| l.is_nan()) {
@@ -291,7 +289,7 @@ mod tests {
         let policy = PlannerPolicy::default();
         let mut session =
             Inference::for_episode(&e, &policy, &HypothesisConfig::default()).expect("session");
-        for a in &e.actions {
+        for a in e.actions() {
             session.push(a).expect("possible");
         }
         assert!(session.log_weights.iter().all(|w| !w.is_nan()));
@@ -314,7 +312,7 @@ mod tests {
         let mut session =
             Inference::for_episode(&e, &policy, &HypothesisConfig::default()).expect("session");
         let before = session.log_weights.clone();
-        let kitchen = e.world.room_by_name("kitchen").expect("room");
+        let kitchen = e.world().room_by_name("kitchen").expect("room");
         let err = session
             .push(&Action::WalkTo(Place::Room(kitchen)))
             .unwrap_err();
@@ -338,14 +336,14 @@ mod tests {
             pool.install(|| {
                 let goals = e.goal_candidates();
                 let mut session = Inference::new(
-                    &e.world,
+                    e.world(),
                     &policy,
                     e.initial_state(),
                     &goals,
                     &HypothesisConfig::default(),
                 )
                 .expect("session");
-                for a in &e.actions {
+                for a in e.actions() {
                     session.push(a).expect("possible");
                 }
                 session.log_weights.clone()
@@ -373,7 +371,7 @@ mod tests {
             ..HypothesisConfig::default()
         };
         let result = Inference::new(
-            &e.world,
+            e.world(),
             &policy,
             e.initial_state(),
             &e.goal_candidates(),

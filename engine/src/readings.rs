@@ -29,23 +29,23 @@ pub(crate) fn infer_readings(
     options: &BatchOptions,
 ) -> Result<EpisodeInference, EngineError> {
     let readings = episode.readings();
-    let mut answers: Vec<Option<Answer>> = vec![None; episode.questions.len()];
-    let mut costs = vec![QuestionCost::default(); episode.questions.len()];
-    let mut moments: Vec<usize> = episode.questions.iter().map(|q| q.at).collect();
+    let mut answers: Vec<Option<Answer>> = vec![None; episode.questions().len()];
+    let mut costs = vec![QuestionCost::default(); episode.questions().len()];
+    let mut moments: Vec<usize> = episode.questions().iter().map(|q| q.at).collect();
     moments.sort_unstable();
     moments.dedup();
     let mut end_evidence: Vec<Option<f64>> = vec![None; readings.len()];
     for at in moments {
         let started = Instant::now();
         let work_before = policy.work();
-        let due: Vec<&Question> = episode.questions.iter().filter(|q| q.at == at).collect();
+        let due: Vec<&Question> = episode.questions().iter().filter(|q| q.at == at).collect();
         let mut per_reading = Vec::with_capacity(readings.len());
         let mut hypotheses = 0;
         for (r, reading) in readings.iter().enumerate() {
             let (masses, count, evidence) = masses_at(reading, policy, options, &due, at)?;
             per_reading.push(masses);
             hypotheses += count;
-            if at == episode.actions.len() {
+            if at == episode.actions().len() {
                 end_evidence[r] = Some(evidence);
             }
         }
@@ -54,7 +54,7 @@ pub(crate) fn infer_readings(
                 .map(|o| combined(per_reading.iter().map(|m| m[q][o])))
                 .collect();
             let index = episode
-                .questions
+                .questions()
                 .iter()
                 .position(|x| std::ptr::eq(x, *question))
                 .unwrap_or_default();
@@ -66,7 +66,7 @@ pub(crate) fn infer_readings(
             hypotheses,
             due.len(),
         );
-        for (question, slot) in episode.questions.iter().zip(&mut costs) {
+        for (question, slot) in episode.questions().iter().zip(&mut costs) {
             if question.at == at {
                 *slot = cost;
             }
@@ -115,7 +115,7 @@ fn masses_at(
         session.retain(|i| keep[i]);
     }
     let count = session.hypothesis_count();
-    for action in &reading.actions[..at] {
+    for action in &reading.actions()[..at] {
         session.push(action)?;
     }
     let posterior = session.posterior();
@@ -156,15 +156,15 @@ fn log_evidence(
     policy: &dyn Policy,
     options: &BatchOptions,
 ) -> Result<f64, EngineError> {
-    let end = reading.actions.len();
+    let end = reading.actions().len();
     let config = hypotheses_at(reading, end, &options.hypotheses);
     let mut session = Inference::for_episode(reading, policy, &config)?;
     if let Some(pruning) = &options.pruning {
-        let all: Vec<&Question> = reading.questions.iter().collect();
+        let all: Vec<&Question> = reading.questions().iter().collect();
         let keep = proposed(reading, &all, end, &config, pruning)?;
         session.retain(|i| keep[i]);
     }
-    for action in &reading.actions {
+    for action in reading.actions() {
         session.push(action)?;
     }
     Ok(session.posterior().log_evidence())

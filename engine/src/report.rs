@@ -118,11 +118,11 @@ impl EpisodeReport {
         abstain_below: f64,
     ) -> Self {
         Self {
-            id: episode.id.clone(),
+            id: episode.id().to_string(),
             source,
             policy: policy.to_string(),
             questions: episode
-                .questions
+                .questions()
                 .iter()
                 .zip(&inference.answers)
                 .enumerate()
@@ -134,7 +134,7 @@ impl EpisodeReport {
             trace: inference
                 .trace
                 .iter()
-                .map(|s| trace_report(&episode.world, s))
+                .map(|s| trace_report(episode.world(), s))
                 .collect(),
         }
     }
@@ -255,7 +255,7 @@ pub struct Prediction {
 pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<Prediction> {
     let file = episode.to_file();
     episode
-        .questions
+        .questions()
         .iter()
         .zip(&file.questions)
         .zip(&inference.answers)
@@ -268,7 +268,7 @@ pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<Predi
             });
             let report = question_report(question, answer, 0.0);
             Prediction {
-                episode: episode.id.clone(),
+                episode: episode.id().to_string(),
                 question: question.id.clone(),
                 hash: format!("{:016x}", fnv1a(content.to_string().as_bytes())),
                 label: question.label.clone(),

@@ -54,6 +54,26 @@ pub enum EpisodeError {
         /// Why it is not allowed.
         reason: String,
     },
+    /// An id of an episode built from parts ([`Episode::new`](crate::Episode::new)) that
+    /// the world does not have: a position past the end of its list.
+    #[error("{field}: no {kind} #{index} in this world")]
+    ForeignId {
+        /// Path of the part, in the terms of the episode file (`actions[3].open`).
+        field: String,
+        /// What kind of thing ("room", "furniture", ...).
+        kind: &'static str,
+        /// The position the id gives.
+        index: usize,
+    },
+    /// Another reading of where objects start in which the actions cannot happen.
+    #[error("world.alternatives[{index}]: this reading does not admit the actions")]
+    Reading {
+        /// Position of the reading in `world.alternatives`.
+        index: usize,
+        /// The action that cannot happen in it.
+        #[source]
+        source: Box<EpisodeError>,
+    },
     /// An action that cannot happen in the state the earlier actions led to.
     #[error("actions[{index}] ({action}): impossible: {reason}")]
     ImpossibleAction {

@@ -107,24 +107,27 @@ mod tests {
     #[test]
     fn distances_follow_doors_and_approach() {
         // kitchen - living room - bedroom; fridge and table in the kitchen, desk in the bedroom.
-        let rooms = [RoomId(0), RoomId(0), RoomId(2)];
-        let doors = [(RoomId(0), RoomId(1), 2.0), (RoomId(1), RoomId(2), 3.0)];
+        let rooms = [RoomId::new(0), RoomId::new(0), RoomId::new(2)];
+        let doors = [
+            (RoomId::new(0), RoomId::new(1), 2.0),
+            (RoomId::new(1), RoomId::new(2), 3.0),
+        ];
         let layout = Layout::new(3, &rooms, &doors).expect("connected");
-        let fridge = Place::Furniture(FurnitureId(0));
-        let table = Place::Furniture(FurnitureId(1));
-        let desk = Place::Furniture(FurnitureId(2));
+        let fridge = Place::Furniture(FurnitureId::new(0));
+        let table = Place::Furniture(FurnitureId::new(1));
+        let desk = Place::Furniture(FurnitureId::new(2));
         assert_eq!(
-            layout.distance(Place::Room(RoomId(0)), Place::Room(RoomId(2))),
+            layout.distance(Place::Room(RoomId::new(0)), Place::Room(RoomId::new(2))),
             5.0
         );
         assert_eq!(layout.distance(fridge, table), 1.0);
         assert_eq!(layout.distance(fridge, desk), 7.0);
-        assert_eq!(layout.distance(desk, Place::Room(RoomId(1))), 4.0);
+        assert_eq!(layout.distance(desk, Place::Room(RoomId::new(1))), 4.0);
     }
 
     #[test]
     fn unreachable_room_is_reported() {
-        let doors = [(RoomId(0), RoomId(1), 1.0)];
-        assert_eq!(Layout::new(3, &[], &doors).unwrap_err(), RoomId(2));
+        let doors = [(RoomId::new(0), RoomId::new(1), 1.0)];
+        assert_eq!(Layout::new(3, &[], &doors).unwrap_err(), RoomId::new(2));
     }
 }

@@ -59,7 +59,11 @@ fn mmtom(args: &MmtomArgs) -> anyhow::Result<ExitCode> {
             Ok(record) => records.push(record),
             Err(e) => {
                 failed += 1;
-                eprintln!("bip: {}:{line}: {e}", args.file.display());
+                eprintln!(
+                    "bip: {}:{line}: {:#}",
+                    args.file.display(),
+                    anyhow::Error::new(e)
+                );
             }
         }
     }
@@ -94,7 +98,7 @@ fn write(records: &[MmtomRecord], out: &Path) -> anyhow::Result<()> {
             serde_json::to_string_pretty(&record.file).context("serialising an episode")?;
         text.push('\n');
         write_atomically(
-            &out.join(format!("{}.json", record.episode.id)),
+            &out.join(format!("{}.json", record.episode.id())),
             text.as_bytes(),
         )?;
     }

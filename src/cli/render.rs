@@ -38,7 +38,7 @@ pub fn report(episodes: &[Episode], report: &Report) -> String {
                 );
             }
         }
-        for (question, q) in episode.questions.iter().zip(&e.questions) {
+        for (question, q) in episode.questions().iter().zip(&e.questions) {
             let label = q
                 .label
                 .as_ref()

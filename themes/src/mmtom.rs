@@ -105,7 +105,7 @@ mod tests {
             let record = read_themed_record(&themed, 1, &theme)
                 .unwrap_or_else(|e| panic!("{}: {e}", theme.id()));
             assert_eq!(record.expected, base.expected);
-            assert_eq!(record.episode.id, base.episode.id);
+            assert_eq!(record.episode.id(), base.episode.id());
             assert_eq!(record.file.actions.len(), base.file.actions.len());
             let back = theme.invert_episode(&record.file);
             assert_eq!(

@@ -43,7 +43,7 @@ pub struct MmtomRecord {
 /// let line = r#"{"question": "What's inside the apartment: The apartment consists of a kitchen and a bathroom. The kitchen is equipped with a fridge. The fridge contains an apple and a cupcake. \nActions taken by Ann: Ann is in the bathroom. She walks to the kitchen and is about to open the fridge. \nQuestion: Which one of the following statements is more likely to be true? (a) Ann has been trying to get an apple. (b) Ann has been trying to get a cupcake. Please respond with either a or b.", "answer": "a", "question_type": 2.4, "episode": 7}"#;
 /// let (number, record) = bip_episodes::import::mmtom::read_jsonl(line).next().unwrap();
 /// let record = record?;
-/// assert_eq!((number, record.episode.id.as_str()), (1, "mmtom-7-1"));
+/// assert_eq!((number, record.episode.id()), (1, "mmtom-7-1"));
 /// assert_eq!(record.file.actions.len(), 2, "walk to the kitchen, then to the fridge");
 /// assert_eq!(record.question_type, Some(bip_episodes::QuestionType::GoalFutureActions));
 /// # Ok::<(), bip_episodes::import::ImportError>(())

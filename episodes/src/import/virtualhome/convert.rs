@@ -87,10 +87,10 @@ pub struct Imported {
 ///             {"from_id": 4, "relation_type": "INSIDE", "to_id": 1}]}"#)?;
 /// let script = "[Walk] <fridge> (2)\n[Open] <fridge> (2)\n[Grab] <apple> (3)\n[SwitchOn] <fridge> (2)";
 /// let imported = import(&graph, Some(script), &ImportOptions::default())?;
-/// let world = &imported.episode.world;
+/// let world = imported.episode.world();
 /// assert_eq!(world.furniture[0].name, "fridge");
 /// assert_eq!(world.objects[0].name, "apple");
-/// assert_eq!(imported.episode.actions.len(), 3);
+/// assert_eq!(imported.episode.actions().len(), 3);
 /// let skipped: Vec<_> = imported.report.of(NoteKind::SkippedAction).collect();
 /// assert_eq!(skipped[0].line, Some(4));
 /// # Ok::<(), bip_episodes::import::virtualhome::VirtualHomeError>(())
@@ -173,17 +173,17 @@ pub fn import(
     let bare = Episode::from_file(file.clone(), &options.id)?;
     if let Some(lines) = &lines {
         let player = Player {
-            world: &bare.world,
+            world: bare.world(),
             graph: &graph,
             names: &names,
             agent: &options.agent,
             strict: options.strict,
-            start: bare.agent.start,
+            start: bare.agent().start,
         };
         file.actions = player.play(lines, &mut notes)?;
     }
     let lookup = Lookup {
-        world: &bare.world,
+        world: bare.world(),
         graph: &graph,
         names: &names,
     };

@@ -55,7 +55,7 @@ pub struct Exported {
 /// # Ok::<(), bip_episodes::EpisodeError>(())
 /// ```
 pub fn export(episode: &Episode) -> Exported {
-    let w = &episode.world;
+    let w = episode.world();
     let rooms = w.rooms.len() as u64;
     let furniture = w.furniture.len() as u64;
     let room_id = |r: usize| NodeId(1 + r as u64);
@@ -94,7 +94,7 @@ pub fn export(episode: &Episode) -> Exported {
         };
         nodes.push(node(
             furniture_id(f),
-            &piece.class,
+            w.furniture_class_name(piece.class),
             "Furniture",
             &piece.name,
             properties,
@@ -150,19 +150,22 @@ pub fn export(episode: &Episode) -> Exported {
         character,
         "character",
         "Characters",
-        &episode.agent.name,
+        &episode.agent().name,
         &[],
         &[],
     ));
-    edge(character, "INSIDE", room_id(episode.agent.start.index()));
+    edge(character, "INSIDE", room_id(episode.agent().start.index()));
     let mut script = String::new();
-    for action in &episode.actions {
+    for action in episode.actions() {
         let place = |p: Place| match p {
             Place::Room(r) => (
-                default_class(&w.rooms[r.index()].name).to_string(),
+                default_class(&w.room(r).name).to_string(),
                 room_id(r.index()),
             ),
-            Place::Furniture(f) => (w.furniture(f).class.clone(), furniture_id(f.index())),
+            Place::Furniture(f) => (
+                w.furniture_class_name(w.furniture(f).class).to_string(),
+                furniture_id(f.index()),
+            ),
         };
         let object = |o: crate::ObjectId| {
             (

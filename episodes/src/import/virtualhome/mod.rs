@@ -49,7 +49,7 @@ mod script;
 
 pub use convert::{import, ImportOptions, Imported};
 pub use doors::{METRES_PER_UNIT, MIN_SHARED_WALL, TOUCH_TOLERANCE};
-pub use error::VirtualHomeError;
+pub use error::{ScriptProblem, VirtualHomeError};
 pub use export::{export, Exported};
 pub use graph::{read_graph, BoundingBox, EdgeFile, GraphFile, NodeFile};
 pub use node::NodeId;
