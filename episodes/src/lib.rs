@@ -40,6 +40,8 @@ mod layout;
 mod question;
 mod question_type;
 mod state;
+#[cfg(any(test, feature = "test-support"))]
+pub mod test_support;
 mod world;
 
 pub use action::Action;
