@@ -7,8 +7,9 @@
 //! items are stored one JSON line each ([`VarianceRecord`]), so that runs split into
 //! shards ([`Shard`]) can be merged into one report ([`merge_shards`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
 use bip_episodes::{option_index, option_letter, Expected, Question, QuestionLabel};
@@ -199,6 +200,17 @@ pub struct VariantReport {
     pub versus_baseline: Option<PairedTest>,
 }
 
+/// Accuracy by variant and question type: the grid of `bip variance`'s table and heat map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeGrid {
+    /// The columns: every question type any variant scored (its label's text,
+    /// [`UNLABELLED`](crate::evaluation::UNLABELLED) for unlabelled questions), in order.
+    pub types: Vec<String>,
+    /// `accuracy[[variant, type]]`, rows in the order of [`VarianceReport::variants`];
+    /// `None` where the variant scored no question of the type.
+    pub accuracy: Array2<Option<f64>>,
+}
+
 /// The whole variance report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VarianceReport {
@@ -281,6 +293,22 @@ impl VarianceReport {
             variance,
             sd: variance.sqrt(),
         }
+    }
+
+    /// Accuracy by variant (rows) and question type (columns).
+    pub fn type_grid(&self) -> TypeGrid {
+        let types: Vec<String> = self
+            .variants
+            .iter()
+            .flat_map(|v| v.by_type.keys())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .cloned()
+            .collect();
+        let accuracy = Array2::from_shape_fn((self.variants.len(), types.len()), |(v, t)| {
+            self.variants[v].by_type.get(&types[t]).map(|a| a.accuracy)
+        });
+        TypeGrid { types, accuracy }
     }
 
     /// The report of `records`: one run per variant of `order`, the one named `baseline`
@@ -426,6 +454,14 @@ mod tests {
         // Accuracies 0.8, 0.3, 0.8: mean 0.6333, sample variance 0.08333.
         assert!((report.variance - 0.25 / 3.0).abs() < 1e-12);
         assert_eq!(report.variants[1].by_type["1.1"].n, 5);
+        let grid = report.type_grid();
+        assert_eq!(grid.types, ["1.1", "2.1"]);
+        assert_eq!(grid.accuracy.dim(), (3, 2));
+        assert_eq!(
+            grid.accuracy[[1, 0]],
+            Some(0.4),
+            "worse: right on 2 of the 5 even items"
+        );
         assert!(
             report.variants[0].overall.ci95[0] <= 0.8 && report.variants[0].overall.ci95[1] >= 0.8
         );

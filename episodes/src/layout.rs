@@ -1,5 +1,6 @@
 //! Where things are relative to each other: the room graph and travel distances.
 
+use ndarray::Array2;
 use petgraph::algo::dijkstra;
 use petgraph::graph::{NodeIndex, UnGraph};
 
@@ -23,12 +24,14 @@ pub const APPROACH_DISTANCE: f64 = 1.0;
 /// all-pairs shortest distances over it.
 ///
 /// Nodes `0..rooms` are rooms and `rooms..rooms + furniture` are furniture, so a [`Place`]
-/// maps to a node without a lookup table.
+/// maps to a node without a lookup table, and the distances are one square table indexed
+/// `[from node, to node]`.
 #[derive(Debug, Clone)]
 pub struct Layout {
     graph: UnGraph<Place, f64>,
     rooms: usize,
-    distances: Vec<f64>,
+    /// `distances[[a, b]]`: the shortest walk from node `a` to node `b` (∞ if none).
+    distances: Array2<f64>,
 }
 
 impl Layout {
@@ -64,14 +67,14 @@ impl Layout {
             }
         }
         let n = graph.node_count();
-        let mut distances = vec![f64::INFINITY; n * n];
-        for source in 0..n {
+        let mut distances = Array2::from_elem((n, n), f64::INFINITY);
+        for (source, mut row) in distances.rows_mut().into_iter().enumerate() {
             let reached = dijkstra(&graph, NodeIndex::new(source), None, |e| *e.weight());
             for (node, d) in reached {
-                distances[source * n + node.index()] = d;
+                row[node.index()] = d;
             }
         }
-        if let Some(r) = (0..rooms).find(|&r| distances[r].is_infinite()) {
+        if let Some(r) = (0..rooms).find(|&r| distances[[0, r]].is_infinite()) {
             return Err(RoomId::new(r));
         }
         Ok(Self {
@@ -89,9 +92,11 @@ impl Layout {
     }
 
     /// Shortest walking distance between two places.
+    ///
+    /// # Panics
+    /// If either place is not one of this layout's rooms or furniture.
     pub fn distance(&self, from: Place, to: Place) -> f64 {
-        let n = self.graph.node_count();
-        self.distances[self.node(from) * n + self.node(to)]
+        self.distances[[self.node(from), self.node(to)]]
     }
 
     /// The walking graph itself, for analysis and export.
