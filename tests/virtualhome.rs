@@ -10,7 +10,7 @@ use serde_json::Value;
 use bip::engine::{infer_episode, BatchOptions, PlannerPolicy};
 use bip::episodes::import::virtualhome::{
     export, import, read_graph, GraphFile, ImportOptions, Imported, NodeId, NoteKind,
-    VirtualHomeError,
+    VirtualHomeError, SCENERY,
 };
 use bip::episodes::{Episode, FurnitureKind};
 
@@ -76,17 +76,6 @@ fn has(node: &Value, property: &str) -> bool {
 fn category(node: &Value) -> &str {
     node["category"].as_str().unwrap_or_default()
 }
-
-const SCENERY: [&str; 8] = [
-    "Walls",
-    "Floor",
-    "Floors",
-    "Ceiling",
-    "Lamps",
-    "Doors",
-    "Windows",
-    "Characters",
-];
 
 /// The node id behind each episode id.
 fn node_of(imported: &Imported) -> BTreeMap<String, u64> {

@@ -170,6 +170,19 @@ pub enum EngineError {
 }
 
 impl EngineError {
+    /// `Ok` when parameter `name`'s `value` is finite and not negative.
+    pub(crate) fn check_non_negative(name: &'static str, value: f64) -> Result<(), Self> {
+        if value.is_finite() && value >= 0.0 {
+            Ok(())
+        } else {
+            Err(Self::InvalidParameter {
+                name,
+                value,
+                reason: "must be a finite number ≥ 0",
+            })
+        }
+    }
+
     /// This error, said to be about episode `episode` of a batch.
     pub(crate) fn in_episode(self, episode: &str) -> Self {
         Self::InEpisode {

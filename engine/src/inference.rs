@@ -72,13 +72,7 @@ impl<'a> Inference<'a> {
                 reason: "must lie strictly between 0 and 1",
             });
         }
-        if !(config.uninformed_weight.is_finite() && config.uninformed_weight >= 0.0) {
-            return Err(EngineError::InvalidParameter {
-                name: "uninformed weight",
-                value: config.uninformed_weight,
-                reason: "must be a finite number ≥ 0",
-            });
-        }
+        EngineError::check_non_negative("uninformed weight", config.uninformed_weight)?;
         let belief_hypotheses = belief_hypotheses(world, config);
         let places = world.furniture.len();
         let beliefs = world
@@ -193,6 +187,15 @@ impl<'a> Inference<'a> {
         let seen = self.state.observe(world);
         self.observe(&seen);
         Ok(())
+    }
+
+    /// [`push`](Self::push)es every action of `actions` in turn.
+    ///
+    /// # Errors
+    /// As [`push`](Self::push), for the first action that fails; the actions before it
+    /// stay pushed.
+    pub fn push_all(&mut self, actions: &[Action]) -> Result<(), EngineError> {
+        actions.iter().try_for_each(|action| self.push(action))
     }
 
     /// Updates every belief with an observation. [`push`](Self::push) does this with what

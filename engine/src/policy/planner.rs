@@ -93,17 +93,7 @@ impl PlannerPolicy {
     /// # Errors
     /// [`EngineError::InvalidParameter`] if `beta` or a cost is negative or not finite.
     pub fn with_costs(beta: f64, costs: ActionCosts) -> Result<Self, EngineError> {
-        let check = |name: &'static str, value: f64| {
-            if value.is_finite() && value >= 0.0 {
-                Ok(())
-            } else {
-                Err(EngineError::InvalidParameter {
-                    name,
-                    value,
-                    reason: "must be a finite number ≥ 0",
-                })
-            }
-        };
+        let check = EngineError::check_non_negative;
         check("beta", beta)?;
         check("open cost", costs.open)?;
         check("close cost", costs.close)?;

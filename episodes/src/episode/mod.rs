@@ -47,15 +47,11 @@ pub struct EpisodeParts {
 }
 
 /// A whole episode, validated: every id resolved and every action possible in turn.
+///
+/// It holds its parts, checked, and lends them out through read-only accessors.
 #[derive(Debug, Clone)]
 pub struct Episode {
-    id: String,
-    description: Option<String>,
-    world: World,
-    alternatives: Vec<Vec<FurnitureId>>,
-    agent: Agent,
-    actions: Vec<Action>,
-    questions: Vec<Question>,
+    parts: EpisodeParts,
 }
 
 impl Episode {
@@ -80,79 +76,54 @@ impl Episode {
     /// An episode of parts the caller has already checked (the file reader, which
     /// checks while it resolves names, and [`Episode::readings`]).
     pub(crate) fn from_valid_parts(parts: EpisodeParts) -> Episode {
-        let EpisodeParts {
-            id,
-            description,
-            world,
-            alternatives,
-            agent,
-            actions,
-            questions,
-        } = parts;
-        Episode {
-            id,
-            description,
-            world,
-            alternatives,
-            agent,
-            actions,
-            questions,
-        }
+        Episode { parts }
     }
 
     /// The parts of the episode, to change and check again with [`Episode::new`].
     pub fn into_parts(self) -> EpisodeParts {
-        EpisodeParts {
-            id: self.id,
-            description: self.description,
-            world: self.world,
-            alternatives: self.alternatives,
-            agent: self.agent,
-            actions: self.actions,
-            questions: self.questions,
-        }
+        self.parts
     }
 
     /// Identifier (the file name stem when the file has none).
     pub fn id(&self) -> &str {
-        &self.id
+        &self.parts.id
     }
 
     /// Free text for people.
     pub fn description(&self) -> Option<&str> {
-        self.description.as_deref()
+        self.parts.description.as_deref()
     }
 
     /// Rooms, furniture and objects, placed as in the first reading.
     pub fn world(&self) -> &World {
-        &self.world
+        &self.parts.world
     }
 
     /// Where every object starts (indexed by object) in each other reading of a source
     /// that allows several worlds; empty when there is one. Every reading admits the
     /// actions.
     pub fn alternatives(&self) -> &[Vec<FurnitureId>] {
-        &self.alternatives
+        &self.parts.alternatives
     }
 
     /// The agent.
     pub fn agent(&self) -> &Agent {
-        &self.agent
+        &self.parts.agent
     }
 
     /// What the agent did, in order.
     pub fn actions(&self) -> &[Action] {
-        &self.actions
+        &self.parts.actions
     }
 
     /// Questions about the agent, in order.
     pub fn questions(&self) -> &[Question] {
-        &self.questions
+        &self.parts.questions
     }
 
     /// The state before any action.
     pub fn initial_state(&self) -> State {
-        State::initial(&self.world, self.agent.start)
+        State::initial(self.world(), self.agent().start)
     }
 
     /// The states before and after each action: `actions().len() + 1` states.
@@ -160,11 +131,11 @@ impl Episode {
     /// Actions were checked when the episode was built, so replay cannot fail.
     pub fn states(&self) -> Vec<State> {
         let mut state = self.initial_state();
-        let mut states = Vec::with_capacity(self.actions.len() + 1);
+        let mut states = Vec::with_capacity(self.actions().len() + 1);
         states.push(state.clone());
-        for action in &self.actions {
+        for action in self.actions() {
             // Validated at construction; an impossible action here would be a bug.
-            if state.apply(&self.world, action).is_err() {
+            if state.apply(self.world(), action).is_err() {
                 unreachable!("episode actions are validated when the episode is built");
             }
             states.push(state.clone());
@@ -175,26 +146,26 @@ impl Episode {
     /// Every reading of the episode, the first as written: the same episode with the
     /// objects placed as that reading says and no alternatives of its own.
     pub fn readings(&self) -> Vec<Episode> {
-        let first = Episode {
+        let first = EpisodeParts {
             alternatives: Vec::new(),
-            ..self.clone()
+            ..self.parts.clone()
         };
-        let mut readings = vec![first.clone()];
-        for starts in &self.alternatives {
+        let mut readings = vec![Episode::from_valid_parts(first.clone())];
+        for starts in self.alternatives() {
             let mut reading = first.clone();
             for (object, &start) in reading.world.objects.iter_mut().zip(starts) {
                 object.start = start;
             }
-            readings.push(reading);
+            readings.push(Episode::from_valid_parts(reading));
         }
         readings
     }
 
     /// The classes the agent may be after.
     pub fn goal_candidates(&self) -> Vec<ClassId> {
-        match &self.agent.goal_candidates {
+        match &self.agent().goal_candidates {
             Some(classes) => classes.clone(),
-            None => self.world.class_ids().collect(),
+            None => self.world().class_ids().collect(),
         }
     }
 }

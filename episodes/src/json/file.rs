@@ -178,6 +178,9 @@ pub struct PropositionFile {
 }
 
 /// One option: a proposition (`goal` or `belief`), an optional condition and wording.
+///
+/// `goal` and `belief` repeat [`PropositionFile`]'s fields on purpose: serde cannot
+/// flatten a struct into one that denies unknown fields, and options must reject them.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OptionFile {
@@ -203,7 +206,8 @@ pub struct QuestionFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Label: an MMToM-QA type such as "1.2", or free text; reports only, never read by
-    /// inference. Read into a [`QuestionLabel`] and written back as the same text.
+    /// inference. Read into a [`QuestionLabel`](crate::QuestionLabel) and written back as
+    /// the same text.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Wording for people.

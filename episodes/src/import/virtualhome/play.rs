@@ -309,13 +309,9 @@ impl Run<'_, '_, '_> {
                     },
                 )
             }
-            other => {
-                let what = self.what(other);
-                self.skip_target(
-                    line,
-                    format!("bip models how containers {verb}, and {what} is not one: skipped"),
-                )
-            }
+            other => self.skip_thing(line, other, |what| {
+                format!("bip models how containers {verb}, and {what} is not one: skipped")
+            }),
         }
     }
 
@@ -327,13 +323,9 @@ impl Run<'_, '_, '_> {
                 }
                 self.apply(line, Action::Grab(o))
             }
-            other => {
-                let what = self.what(other);
-                self.skip_target(
-                    line,
-                    format!("{what} is not an imported grabbable object: skipped"),
-                )
-            }
+            other => self.skip_thing(line, other, |what| {
+                format!("{what} is not an imported grabbable object: skipped")
+            }),
         }
     }
 
@@ -348,13 +340,9 @@ impl Run<'_, '_, '_> {
                 self.be_at(line, f)?;
                 self.apply(line, Action::Put { object: o, onto: f })
             }
-            (Thing::Object(_), other) | (other, _) => {
-                let what = self.what(other);
-                self.skip_target(
-                    line,
-                    format!("{what} is not imported as furniture or an object: skipped"),
-                )
-            }
+            (Thing::Object(_), other) | (other, _) => self.skip_thing(line, other, |what| {
+                format!("{what} is not imported as furniture or an object: skipped")
+            }),
         }
     }
 
@@ -415,6 +403,18 @@ impl Run<'_, '_, '_> {
         message: String,
     ) -> Result<(), VirtualHomeError> {
         self.skip(line, NoteKind::SkippedTarget, nodes_of(line), message)
+    }
+
+    /// Notes a line skipped because `thing` is not what its action needs, in the words of
+    /// `message` given what the thing is ([`Self::what`]).
+    fn skip_thing(
+        &mut self,
+        line: &ScriptLine<'_>,
+        thing: Thing,
+        message: impl FnOnce(&str) -> String,
+    ) -> Result<(), VirtualHomeError> {
+        let what = self.what(thing);
+        self.skip_target(line, message(&what))
     }
 
     /// Notes a line that is completed or approximated, or rejects it in strict mode.

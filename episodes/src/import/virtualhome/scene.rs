@@ -35,8 +35,8 @@ use super::node::NodeId;
 use super::place::{place, room_of, Placed, Rank, Role, RoomFrom};
 use super::report::{NoteKind, Notes};
 
-/// Categories that are never imported.
-pub(crate) const SCENERY: &[&str] = &[
+/// Node categories that are never imported (walls, floors, lamps, doors, ...).
+pub const SCENERY: &[&str] = &[
     "Walls",
     "Floor",
     "Floors",
