@@ -107,51 +107,7 @@ pub fn import(
     let names = name_nodes(&graph, &scene.nodes(), &mut notes);
     let doors = join_rooms(&graph, &scene.rooms, &mut notes);
     let name = |n: usize| names.get(&n).cloned().unwrap_or_default();
-    let class_field = |n: usize| {
-        let class = &graph.nodes[n].class;
-        (default_class(&name(n)) != class).then(|| class.clone())
-    };
-    let world = WorldFile {
-        rooms: scene.rooms.iter().map(|&r| name(r)).collect(),
-        doors: Some(
-            doors
-                .iter()
-                .map(|&(a, b, distance)| {
-                    let between = [name(scene.rooms[a]), name(scene.rooms[b])];
-                    if distance == 1.0 {
-                        DoorFile::Pair(between)
-                    } else {
-                        DoorFile::Weighted { between, distance }
-                    }
-                })
-                .collect(),
-        ),
-        furniture: scene
-            .furniture
-            .iter()
-            .map(|f| FurnitureFile {
-                id: name(f.node),
-                class: class_field(f.node),
-                room: name(f.room),
-                kind: if f.container {
-                    KindFile::Container
-                } else {
-                    KindFile::Surface
-                },
-                open: f.open,
-            })
-            .collect(),
-        objects: scene
-            .objects
-            .iter()
-            .map(|o| ObjectFile {
-                id: name(o.node),
-                class: class_field(o.node),
-                at: name(o.at),
-            })
-            .collect(),
-        alternatives: Vec::new(),
-    };
+    let world = world_file(&graph, &scene, &doors, &names);
     let mut file = EpisodeFile {
         format: FORMAT.to_string(),
         id: Some(options.id.clone()),
@@ -202,6 +158,62 @@ pub fn import(
         report: notes.into_report(),
         names: node_names(&graph, &names),
     })
+}
+
+/// The `world` of the episode: the scene's rooms, doors, furniture and objects, each under
+/// its node's name, with a class only where the name does not imply it.
+fn world_file(
+    graph: &Graph,
+    scene: &Scene,
+    doors: &[(usize, usize, f64)],
+    names: &HashMap<usize, String>,
+) -> WorldFile {
+    let name = |n: usize| names.get(&n).cloned().unwrap_or_default();
+    let class_field = |n: usize| {
+        let class = &graph.nodes[n].class;
+        (default_class(&name(n)) != class).then(|| class.clone())
+    };
+    WorldFile {
+        rooms: scene.rooms.iter().map(|&r| name(r)).collect(),
+        doors: Some(
+            doors
+                .iter()
+                .map(|&(a, b, distance)| {
+                    let between = [name(scene.rooms[a]), name(scene.rooms[b])];
+                    if distance == 1.0 {
+                        DoorFile::Pair(between)
+                    } else {
+                        DoorFile::Weighted { between, distance }
+                    }
+                })
+                .collect(),
+        ),
+        furniture: scene
+            .furniture
+            .iter()
+            .map(|f| FurnitureFile {
+                id: name(f.node),
+                class: class_field(f.node),
+                room: name(f.room),
+                kind: if f.container {
+                    KindFile::Container
+                } else {
+                    KindFile::Surface
+                },
+                open: f.open,
+            })
+            .collect(),
+        objects: scene
+            .objects
+            .iter()
+            .map(|o| ObjectFile {
+                id: name(o.node),
+                class: class_field(o.node),
+                at: name(o.at),
+            })
+            .collect(),
+        alternatives: Vec::new(),
+    }
 }
 
 fn node_names(graph: &Graph, names: &HashMap<usize, String>) -> BTreeMap<NodeId, String> {
