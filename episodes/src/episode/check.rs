@@ -194,7 +194,7 @@ fn agent(w: &World, agent: &Agent) -> Result<(), EpisodeError> {
 
 /// Replays `actions` from `start`, checking that each names what the world has and can
 /// happen in turn.
-fn replay(w: &World, start: RoomId, actions: &[Action]) -> Result<(), EpisodeError> {
+pub(crate) fn replay(w: &World, start: RoomId, actions: &[Action]) -> Result<(), EpisodeError> {
     let mut state = State::initial(w, start);
     for (i, action) in actions.iter().enumerate() {
         let field = |part: &'static str| move || format!("actions[{i}].{part}");

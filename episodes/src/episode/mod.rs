@@ -169,3 +169,93 @@ impl Episode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::ObjectId;
+    use crate::layout::Place;
+
+    fn episode() -> Episode {
+        Episode::from_json(
+            r#"{"format": "bip-episode/1",
+                "world": {"rooms": ["kitchen", "hall"],
+                  "furniture": [{"id": "fridge", "room": "kitchen", "kind": "container"},
+                                {"id": "shelf", "room": "hall", "kind": "surface"}],
+                  "objects": [{"id": "apple_1", "at": "fridge"}, {"id": "book_1", "at": "shelf"}]},
+                "agent": {"name": "A", "start": "hall"},
+                "actions": [{"walk_to": "fridge"}, {"open": "fridge"}],
+                "questions": [{"options": [{"goal": "apple"}, {"goal": "book"}], "expected": "a"}]}"#,
+            "t",
+        )
+        .expect("valid")
+    }
+
+    #[test]
+    fn parts_make_the_same_episode_again() {
+        let e = episode();
+        let again = Episode::new(e.clone().into_parts()).expect("valid parts");
+        assert_eq!(again.to_json(), e.to_json());
+    }
+
+    #[test]
+    fn parts_with_foreign_ids_or_impossible_actions_are_refused() {
+        let mut parts = episode().into_parts();
+        parts.actions.push(Action::Grab(ObjectId::new(7)));
+        assert_eq!(
+            Episode::new(parts).unwrap_err(),
+            EpisodeError::ForeignId {
+                field: "actions[2].grab".into(),
+                kind: "object",
+                index: 7
+            }
+        );
+        let mut parts = episode().into_parts();
+        parts
+            .actions
+            .push(Action::WalkTo(Place::Room(RoomId::new(1))));
+        parts.actions.push(Action::Open(FurnitureId::new(0)));
+        assert!(matches!(
+            Episode::new(parts),
+            Err(EpisodeError::ImpossibleAction { index: 3, .. })
+        ));
+        let mut parts = episode().into_parts();
+        parts.questions[0].at = 5;
+        assert!(matches!(
+            Episode::new(parts),
+            Err(EpisodeError::Invalid { field, .. }) if field == "questions[0].at"
+        ));
+        let mut parts = episode().into_parts();
+        parts.alternatives.push(vec![FurnitureId::new(1)]);
+        assert!(matches!(
+            Episode::new(parts),
+            Err(EpisodeError::Invalid { field, .. }) if field == "world.alternatives[0]"
+        ));
+        let mut parts = episode().into_parts();
+        parts.actions.push(Action::Grab(ObjectId::new(0)));
+        Episode::new(parts.clone()).expect("the apple is in the open fridge");
+        parts
+            .alternatives
+            .push(vec![FurnitureId::new(1), FurnitureId::new(1)]);
+        assert!(matches!(
+            Episode::new(parts),
+            Err(EpisodeError::Reading { index: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn a_walk_to_an_object_must_hold_in_every_reading() {
+        // In the second reading the book starts on the shelf: the walk to it, resolved in
+        // the first reading, goes to the table, where the book then is not.
+        let text = r#"{"format": "bip-episode/1",
+            "world": {"rooms": ["kitchen"],
+              "furniture": [{"id": "table", "room": "kitchen", "kind": "surface"},
+                            {"id": "shelf", "room": "kitchen", "kind": "surface"}],
+              "objects": [{"id": "book_1", "at": "table"}],
+              "alternatives": [{"objects": {"book_1": "shelf"}}]},
+            "agent": {"name": "A", "start": "kitchen"},
+            "actions": [{"walk_to": "book_1"}, {"grab": "book_1"}]}"#;
+        let e = Episode::from_json(text, "t").unwrap_err();
+        assert!(matches!(e, EpisodeError::Reading { index: 0, .. }), "{e}");
+    }
+}

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use crate::action::Action;
-use crate::episode::check::{apply, claim_id, open_surface, question_shape};
+use crate::episode::check::{apply, claim_id, open_surface, question_shape, replay};
 use crate::episode::{Agent, Episode, EpisodeParts};
 use crate::error::EpisodeError;
 use crate::ids::{ClassId, FurnitureClassId, FurnitureId, RoomId};
@@ -49,7 +49,7 @@ impl Episode {
         add_named_classes(&mut world, &file);
         let agent = build_agent(&world, &file.agent)?;
         let actions = build_actions(&world, &agent, &file.actions)?;
-        let alternatives = build_alternatives(&world, &agent, &file)?;
+        let alternatives = build_alternatives(&world, &agent, &file, &actions)?;
         let questions = build_questions(&world, actions.len(), &file.questions)?;
         Ok(Episode::from_valid_parts(EpisodeParts {
             id: file.id.unwrap_or_else(|| fallback_id.to_string()),
@@ -240,11 +240,13 @@ fn add_named_classes(world: &mut World, file: &EpisodeFile) {
 }
 
 /// The other readings' object starts, each checked to name known objects and furniture
-/// and to admit every action.
+/// and to admit every action: as written (a walk to an object resolved in that reading),
+/// and as resolved in the first reading, which is how [`Episode::readings`] replays them.
 fn build_alternatives(
     world: &World,
     agent: &Agent,
     file: &EpisodeFile,
+    actions: &[Action],
 ) -> Result<Vec<Vec<FurnitureId>>, EpisodeError> {
     let mut readings = Vec::with_capacity(file.world.alternatives.len());
     for (k, alternative) in file.world.alternatives.iter().enumerate() {
@@ -257,10 +259,12 @@ fn build_alternatives(
             let start = furniture(world, at, format!("{field}.{object}"))?;
             reading.objects[o.index()].start = start;
         }
-        build_actions(&reading, agent, &file.actions).map_err(|source| EpisodeError::Reading {
-            index: k,
-            source: Box::new(source),
-        })?;
+        build_actions(&reading, agent, &file.actions)
+            .and_then(|_| replay(&reading, agent.start, actions))
+            .map_err(|source| EpisodeError::Reading {
+                index: k,
+                source: Box::new(source),
+            })?;
         readings.push(reading.objects.iter().map(|o| o.start).collect());
     }
     Ok(readings)
