@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use bip_episodes::{EpisodeError, QuestionType};
+use bip_episodes::{EpisodeError, Impossible, QuestionType};
 
 use crate::policy::PolicyFailure;
 
@@ -31,8 +31,10 @@ pub enum EngineError {
         step: usize,
         /// The action.
         action: String,
-        /// Why.
+        /// Why, in the world's names.
         reason: String,
+        /// Why, to branch on.
+        why: Impossible,
     },
     /// A policy returned NaN, which is a bug in that policy.
     #[error("policy {policy} returned NaN at step {step} for {action}")]

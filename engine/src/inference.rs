@@ -141,6 +141,7 @@ impl<'a> Inference<'a> {
                 step: self.steps,
                 action: action.describe(world),
                 reason: why.describe(world),
+                why,
             });
         }
         let situations: Vec<Situation<'_>> = self
@@ -320,7 +321,14 @@ mod tests {
             .push(&Action::WalkTo(Place::Room(kitchen)))
             .unwrap_err();
         assert!(
-            matches!(err, EngineError::ImpossibleAction { step: 0, .. }),
+            matches!(
+                err,
+                EngineError::ImpossibleAction {
+                    step: 0,
+                    why: bip_episodes::Impossible::AlreadyThere,
+                    ..
+                }
+            ),
             "{err}"
         );
         assert_eq!(session.log_weights, before);

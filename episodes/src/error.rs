@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::state::Impossible;
+
 /// Why an episode could not be read. Every variant names where the problem is.
 #[derive(Debug, Error, PartialEq)]
 #[non_exhaustive]
@@ -81,8 +83,10 @@ pub enum EpisodeError {
         index: usize,
         /// The action as written.
         action: String,
-        /// Why it cannot happen.
+        /// Why it cannot happen, in the world's names.
         reason: String,
+        /// Why it cannot happen, to branch on.
+        why: Impossible,
     },
 }
 

@@ -66,6 +66,7 @@ pub(crate) fn apply(
             index,
             action: action.describe(world),
             reason: why.describe(world),
+            why,
         })
 }
 

@@ -160,6 +160,8 @@ pub enum ScriptProblem {
     Impossible {
         /// Why, in the world's names.
         reason: String,
+        /// Why, to branch on.
+        why: crate::state::Impossible,
     },
 }
 

@@ -370,6 +370,7 @@ impl Run<'_, '_, '_> {
                 text: line.text.to_string(),
                 problem: ScriptProblem::Impossible {
                     reason: why.describe(world),
+                    why,
                 },
             })?;
         self.actions.push(ActionFile::new(&action, world));
