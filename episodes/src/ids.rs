@@ -17,11 +17,13 @@ macro_rules! index_type {
             ///
             /// # Panics
             /// If `index` does not fit in a `u32` (worlds are far smaller).
+            #[inline]
             pub fn new(index: usize) -> Self {
                 Self(u32::try_from(index).expect("world lists are smaller than u32::MAX"))
             }
 
             /// The position in the world's list.
+            #[inline]
             pub fn index(self) -> usize {
                 self.0 as usize
             }

@@ -84,6 +84,7 @@ impl Layout {
         })
     }
 
+    #[inline]
     fn node(&self, place: Place) -> usize {
         match place {
             Place::Room(r) => r.index(),
@@ -95,6 +96,7 @@ impl Layout {
     ///
     /// # Panics
     /// If either place is not one of this layout's rooms or furniture.
+    #[inline]
     pub fn distance(&self, from: Place, to: Place) -> f64 {
         self.distances[[self.node(from), self.node(to)]]
     }
