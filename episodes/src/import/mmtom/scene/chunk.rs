@@ -272,11 +272,23 @@ fn starts_clause(chunks: &[Chunk], k: usize) -> bool {
     }
     // An "and" no list took: "the fridge holds an apple and the stove a salmon"; but
     // "in the fridge and on the table" goes on naming places for the same things.
-    chunk.is("and")
-        && k > 0
-        && !chunks
-            .get(k + 1)
-            .is_some_and(|next| next.is_any(super::clause::PLACE_PREPOSITIONS))
+    chunk.is("and") && k > 0 && !names_more_places(chunks, k + 1)
+}
+
+/// Whether the chunks from `k` go on naming places for things named before: a
+/// preposition and a place with no things of their own after them ("in the fridge and
+/// on the table"), unlike "and on the sofa are two glasses".
+fn names_more_places(chunks: &[Chunk], k: usize) -> bool {
+    if !chunks
+        .get(k)
+        .is_some_and(|c| c.is_any(super::clause::PLACE_PREPOSITIONS))
+    {
+        return false;
+    }
+    !chunks[k..]
+        .iter()
+        .take_while(|c| !matches!(c, Chunk::Break) && !c.is("and"))
+        .any(|c| matches!(c, Chunk::Things(_) | Chunk::Denied(_)))
 }
 
 /// The sentence cut into chunks.

@@ -622,6 +622,13 @@ impl<'a> ClauseReading<'a> {
                     .map(|p| all.iter().map(|&d| (d, p)).collect())
                     .collect());
             }
+            PlaceRef::Last
+                if w.branch.last_each
+                    && w.branch.last_list.last() == w.branch.last_place.as_ref() =>
+            {
+                // "each of the microwave and cabinet 7: a plate".
+                (w.branch.last_list.clone(), Mode::Each)
+            }
             PlaceRef::Last => {
                 let Some(last) = w.branch.last_place else {
                     return Err(self.error(things.span.clone(), "no place is named for them"));
@@ -757,6 +764,7 @@ impl<'a> ClauseReading<'a> {
                     }
                     if w.pieces[c].len() > 1 {
                         w.branch.last_list = w.pieces[c].clone();
+                        w.branch.last_each = self.one_by_one(list);
                     }
                     if let Some(&last) = w.pieces[c].last() {
                         w.branch.last_place = Some(last);
@@ -946,6 +954,8 @@ impl ClauseReading<'_> {
                 }
                 Chunk::Word(w) if PLACE_PREPOSITIONS.contains(&w.as_str()) => {
                     match self.chunks.get(k + 1) {
+                        // ", on the sofa are two glasses": a place with things of its own.
+                        Some(Chunk::Places(_)) if self.fronts_things(k + 1) => break,
                         Some(Chunk::Places(_)) => {
                             out.push(k + 1);
                             k += 2;
@@ -957,6 +967,14 @@ impl ClauseReading<'_> {
             }
         }
         out
+    }
+
+    /// Whether place chunk `p` is followed by things of its own before the clause ends.
+    fn fronts_things(&self, p: usize) -> bool {
+        self.chunks[p + 1..]
+            .iter()
+            .take_while(|c| !matches!(c, Chunk::Break | Chunk::Places(_)) && !c.is("and"))
+            .any(|c| matches!(c, Chunk::Things(_) | Chunk::Denied(_)))
     }
 
     /// How things go on the pieces of place chunk `p` (see [`Mode`]).
@@ -973,22 +991,25 @@ impl ClauseReading<'_> {
         {
             return Mode::Respectively;
         }
-        let each = self
-            .chunks
-            .iter()
-            .any(|x| x.is_any(&["each", "both", "every", "apiece"]))
-            || list.both
-            || list
-                .items
-                .iter()
-                .any(|i| matches!(i.quantifier, Some(Quantifier::All | Quantifier::NoneOf)));
-        if each {
+        if self.one_by_one(list) {
             return Mode::Each;
         }
         if p < c && between(RELATIVE_WORDS) {
             return Mode::Last;
         }
         Mode::Spread
+    }
+
+    /// Whether the clause means the places of `list` one by one ("each", "both", "all").
+    fn one_by_one(&self, list: &PhraseList) -> bool {
+        self.chunks
+            .iter()
+            .any(|x| x.is_any(&["each", "both", "every", "apiece"]))
+            || list.both
+            || list
+                .items
+                .iter()
+                .any(|i| matches!(i.quantifier, Some(Quantifier::All | Quantifier::NoneOf)))
     }
 }
 
