@@ -392,7 +392,13 @@ impl<'a> ClauseReading<'a> {
                         "no room has been described yet to put it in",
                     ));
                 }
-                let count = item.count.unwrap_or(1).min(MAX_COUNT);
+                let count = item.count.unwrap_or(1);
+                if count > MAX_COUNT {
+                    return Err(self.error(
+                        item.span.clone(),
+                        format!("more than {MAX_COUNT} pieces of one kind in one phrase"),
+                    ));
+                }
                 let mut added = Vec::new();
                 for &room in rooms {
                     let def = f.in_room(apartment.rooms[room].id);
