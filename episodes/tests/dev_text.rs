@@ -179,6 +179,11 @@ fn paraphrases_by_another_writer_read_as_the_originals() {
     paraphrases_read_alike("dev-paraphrase-b.jsonl");
 }
 
+#[test]
+fn paraphrases_in_the_benchmark_style_read_as_the_originals() {
+    paraphrases_read_alike("dev-paraphrase-c.jsonl");
+}
+
 /// The development text with the agent renamed everywhere.
 fn renamed(text: &str) -> String {
     let name = text

@@ -563,14 +563,24 @@ pub(crate) fn phrase_list(tokens: &[Token], i: usize) -> Parse<PhraseList> {
         }
         break;
     }
-    // "the first cabinet holds a plate, the third cabinet a cup": definite places joined
-    // by bare commas, with no "and" before the last, are clauses, not a list.
-    let definite_places = items
-        .iter()
-        .all(|p| p.det == Det::Definite && !p.is_object() && !p.is_room());
-    if items.len() > 1 && !closed && definite_places {
+    // "the first cabinet holds a plate, the third cabinet a cup", "a condiment bottle, an
+    // apple is in the third": phrases joined by bare commas, with no "and" before the
+    // last, are read one by one; each clause around them still places them.
+    if items.len() > 1 && !closed {
         items.truncate(1);
         k = items[0].span.end;
+    }
+    // "the sixth and the seventh kitchen cabinets": the noun of the last names them all.
+    if let Some(last) = items.last().cloned() {
+        if let (Head::Noun(noun @ Noun::Furniture(_)), true) = (last.head, last.plural) {
+            for item in items
+                .iter_mut()
+                .filter(|i| i.head == Head::Elided && !i.ordinals.is_empty())
+            {
+                item.head = Head::Noun(noun);
+                item.room = item.room.or(last.room);
+            }
+        }
     }
     Parse::Found(PhraseList {
         items,
