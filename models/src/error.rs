@@ -109,6 +109,15 @@ pub enum ModelError {
         /// What is wrong with it.
         problem: String,
     },
+    /// A step of a longer task failed (the step is named here, the failure is the source).
+    #[error("{context}")]
+    Context {
+        /// What was being done ("loading base model m.gguf").
+        context: String,
+        /// Why it failed.
+        #[source]
+        source: Box<ModelError>,
+    },
 }
 
 /// `Result` with [`ModelError`].
@@ -141,6 +150,14 @@ impl ModelError {
             path: path.into(),
             name: name.into(),
             problem: problem.into(),
+        }
+    }
+
+    /// This error as the cause of a failure of `context`.
+    pub(crate) fn within(self, context: impl Into<String>) -> Self {
+        Self::Context {
+            context: context.into(),
+            source: Box::new(self),
         }
     }
 

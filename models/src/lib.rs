@@ -57,6 +57,7 @@ mod config;
 mod error;
 mod generate;
 mod info;
+mod io;
 pub mod load;
 pub mod lora;
 mod model;
@@ -93,7 +94,9 @@ pub use score::{
     TokenRequest, DEFAULT_MAX_BATCH_TOKENS, DEFAULT_MIN_PREFIX_PASS,
 };
 pub use tokenizer::{ChatTemplate, Tokenizer};
-pub use train::{LoraTrainer, TextPair, TokenPair, TrainEvent, TrainOptions, TrainOutcome};
+pub use train::{
+    LoraTrainer, TextPair, TokenPair, TrainEvent, TrainOptions, TrainOutcome, TrainRun,
+};
 pub use transformer::Transformer;
 pub use w2s::{W2sStats, WeakToStrong};
 pub use weights::{canonical_tensors, MemoryWeights, WeightSource};

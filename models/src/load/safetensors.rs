@@ -244,6 +244,15 @@ pub fn write_safetensors(
     dtype: StDtype,
     tensors: &[(&str, &[usize], &[f32])],
 ) -> std::io::Result<()> {
+    std::fs::write(path, safetensors_bytes(dtype, tensors))
+}
+
+/// The bytes of a safetensors file holding `tensors`, as [`write_safetensors`] writes them.
+///
+/// # Panics
+///
+/// When a tensor's values do not fill its shape.
+pub(crate) fn safetensors_bytes(dtype: StDtype, tensors: &[(&str, &[usize], &[f32])]) -> Vec<u8> {
     let mut header = serde_json::Map::new();
     let mut data = Vec::new();
     for (name, shape, values) in tensors {
@@ -265,14 +274,14 @@ pub fn write_safetensors(
             serde_json::json!({"dtype": dtype.name(), "shape": shape, "data_offsets": [start, data.len()]}),
         );
     }
-    let mut json = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
+    let mut json = serde_json::Value::Object(header).to_string().into_bytes();
     while json.len() % 8 != 0 {
         json.push(b' ');
     }
     let mut out = (json.len() as u64).to_le_bytes().to_vec();
     out.extend(json);
     out.extend(data);
-    std::fs::write(path, out)
+    out
 }
 
 #[cfg(test)]

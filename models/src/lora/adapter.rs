@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use super::config::{LoraConfig, LoraModule};
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
-use crate::load::safetensors::{write_safetensors, SafetensorsFile, StDtype};
+use crate::io::write_replacing;
+use crate::load::safetensors::{safetensors_bytes, SafetensorsFile, StDtype};
 use crate::weights::SplitMix64;
 
 /// The configuration file of a PEFT adapter folder.
@@ -302,13 +303,7 @@ impl LoraAdapter {
     /// [`ModelError::Io`] naming the file that cannot be written.
     pub fn save(&self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).map_err(|e| ModelError::io(dir, e))?;
-        // Each file is written beside its final name and renamed over it, so that a reader
-        // never sees half a file.
-        let config = dir.join(ADAPTER_CONFIG);
-        let config_tmp = dir.join(format!(".{ADAPTER_CONFIG}.tmp"));
-        std::fs::write(&config_tmp, self.config.to_json())
-            .and_then(|()| std::fs::rename(&config_tmp, &config))
-            .map_err(|e| ModelError::io(&config, e))?;
+        write_replacing(&dir.join(ADAPTER_CONFIG), self.config.to_json().as_bytes())?;
         let names: Vec<[String; 2]> = self
             .pairs
             .keys()
@@ -321,11 +316,10 @@ impl LoraAdapter {
         }
         let refs: Vec<(&str, &[usize], &[f32])> =
             tensors.iter().map(|(n, s, d)| (*n, &s[..], *d)).collect();
-        let path = dir.join(ADAPTER_WEIGHTS);
-        let tmp = dir.join(format!(".{ADAPTER_WEIGHTS}.tmp"));
-        write_safetensors(&tmp, StDtype::F32, &refs)
-            .and_then(|()| std::fs::rename(&tmp, &path))
-            .map_err(|e| ModelError::io(&path, e))
+        write_replacing(
+            &dir.join(ADAPTER_WEIGHTS),
+            &safetensors_bytes(StDtype::F32, &refs),
+        )
     }
 
     /// The configuration.

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use burn::tensor::backend::AutodiffBackend;
 use burn::tensor::{ElementConversion, Tensor, TensorData};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::adamw::{clip_global_norm, cosine_lr, AdamW};
 use super::data::{shuffle, TokenPair};
@@ -89,7 +89,7 @@ impl TrainOptions {
 }
 
 /// What the loop reports as it goes (also the lines of a training log).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum TrainEvent {
