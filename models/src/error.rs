@@ -109,6 +109,14 @@ pub enum ModelError {
         /// What is wrong with it.
         problem: String,
     },
+    /// A device is not one bip knows, or this build has no backend for it.
+    #[error("device {device}: {problem}")]
+    Device {
+        /// The device as given (`cuda:1`).
+        device: String,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// A step of a longer task failed (the step is named here, the failure is the source).
     #[error("{context}")]
     Context {

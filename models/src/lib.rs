@@ -22,8 +22,9 @@
 //! - [`WeakToStrong`] scores with three models sharing a tokenizer (large, small expert,
 //!   small naive), per token `log_softmax(s_L + α (s_E − s_N))` over the whole vocabulary.
 //! - Models run on [`backend::Cpu`] (burn-flex), or `backend::Cuda` with the `cuda`
-//!   feature. [`resolve_model`] maps a path or an alias (`smollm2-135m`, fetched by
-//!   `scripts/fetch-models.sh`) to a file.
+//!   feature; a [`Device`] (`cpu`, `cuda`, `cuda:N`) picks one at run time and
+//!   [`Device::run`] runs a [`BackendTask`] on it. [`resolve_model`] maps a path or an
+//!   alias (`smollm2-135m`, fetched by `scripts/fetch-models.sh`) to a file.
 //!
 //! # Example
 //!
@@ -81,6 +82,7 @@ pub use burn;
 pub use burn_autodiff::Autodiff;
 
 pub use alias::{alias_path, models_dir, resolve_model, MODEL_ALIASES};
+pub use backend::{BackendTask, Device};
 pub use cache::KvCache;
 pub use config::LlamaConfig;
 pub use error::{ModelError, Result};

@@ -7,13 +7,10 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::models::backend::Cpu;
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::lora::ADAPTER_WEIGHTS;
-use bip::models::train::{RunProgress, TRAINING_LOG};
-use bip::models::{Autodiff, LoraModule, TrainEvent, TrainOptions, TrainRun};
-
-use super::lm_load::Device;
+use bip::models::train::{RunProgress, RunSummary, TRAINING_LOG};
+use bip::models::{Autodiff, BackendTask, Device, LoraModule, TrainEvent, TrainOptions, TrainRun};
 
 /// Arguments of `bip train`.
 #[derive(Debug, Args)]
@@ -66,23 +63,14 @@ pub struct TrainArgs {
     /// and `training_log.jsonl`.
     #[arg(long)]
     out: PathBuf,
-    /// Where to train.
-    #[arg(long, value_enum, default_value = "cpu")]
+    /// Where to train: cpu, cuda (the first GPU) or cuda:N.
+    #[arg(long, default_value_t = Device::Cpu)]
     device: Device,
 }
 
 /// Runs `bip train`.
 pub fn run(args: &TrainArgs) -> anyhow::Result<ExitCode> {
-    let run = train_run(args)?;
-    match args.device {
-        Device::Cpu => train::<Cpu>(&run, &Default::default()),
-        Device::Cuda => {
-            #[cfg(feature = "cuda")]
-            return train::<bip::models::backend::Cuda>(&run, &Default::default());
-            #[cfg(not(feature = "cuda"))]
-            Err(super::lm_load::no_cuda())
-        }
-    }
+    args.device.run(Train(&train_run(args)?))?
 }
 
 /// The run the flags describe, checked.
@@ -136,11 +124,23 @@ fn train_run(args: &TrainArgs) -> anyhow::Result<TrainRun> {
     })
 }
 
-fn train<B: Backend>(run: &TrainRun, device: &B::Device) -> anyhow::Result<ExitCode> {
-    let mut progress = ProgressLine::new();
-    let summary = run.run::<Autodiff<B>>(device, &mut |p| progress.show(p));
-    progress.finish();
-    let summary = summary?;
+/// A run on the backend of `--device`.
+struct Train<'a>(&'a TrainRun);
+
+impl BackendTask for Train<'_> {
+    type Output = anyhow::Result<ExitCode>;
+
+    fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
+        let mut progress = ProgressLine::new();
+        let summary = self.0.run::<Autodiff<B>>(device, &mut |p| progress.show(p));
+        progress.finish();
+        report(self.0, &summary?);
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// The closing lines on standard error.
+fn report(run: &TrainRun, summary: &RunSummary) {
     let (outcome, seconds) = (&summary.outcome, summary.seconds);
     match (outcome.base_validation_loss, outcome.best_validation_loss) {
         (Some(base), Some(best)) => eprintln!(
@@ -153,7 +153,6 @@ fn train<B: Backend>(run: &TrainRun, device: &B::Device) -> anyhow::Result<ExitC
         "bip: wrote the adapter ({ADAPTER_WEIGHTS}) and {TRAINING_LOG} to {}",
         run.out.display()
     );
-    Ok(ExitCode::SUCCESS)
 }
 
 /// A one-line progress display with the loss, on standard error, only on a terminal.
