@@ -16,9 +16,11 @@
 //! - [`LanguageModel::generate`] decodes greedily.
 //! - [`LoraAdapter`] reads and writes PEFT LoRA adapters; [`LanguageModel::load_with_adapter`]
 //!   merges one into the weights at load, identically for GGUF and Hugging Face models.
-//! - [`LoraTrainer`] post-trains a LoRA adapter on a frozen base model (burn autodiff;
+//! - [`LoraTrainer`] post-trains a LoRA adapter on a frozen base model (the same
+//!   [`Transformer`] on burn's autodiff backend, the adapter attached as LoRA branches;
 //!   loss on the continuation's tokens only, AdamW, cosine schedule) from [`TextPair`]s
-//!   and returns the best epoch's [`LoraAdapter`].
+//!   and returns the best epoch's [`LoraAdapter`]. [`TrainRun`] is a whole run from files
+//!   to files, with a typed training log ([`train::LogRecord`]).
 //! - [`WeakToStrong`] scores with three models sharing a tokenizer (large, small expert,
 //!   small naive), per token `log_softmax(s_L + α (s_E − s_N))` over the whole vocabulary.
 //! - Models run on [`backend::Cpu`] (burn-flex), or `backend::Cuda` with the `cuda`

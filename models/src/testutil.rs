@@ -3,12 +3,17 @@
 
 use std::path::{Path, PathBuf};
 
+use burn::tensor::{Int, Tensor, TensorData};
 use half::{bf16, f16};
 
 use crate::config::LlamaConfig;
 use crate::load::gguf::{dequantize, GgmlType, GgufValue, GgufWriter};
 use crate::load::safetensors::{write_safetensors, StDtype};
-use crate::weights::{canonical_tensors, MemoryWeights, SplitMix64};
+use crate::tests::TestBackend;
+use crate::transformer::Transformer;
+use crate::weights::{
+    canonical_tensors, permute_rotary_rows, MemoryWeights, RotaryRows, SplitMix64,
+};
 
 /// The tiny architecture: rows of 256 so that k-quant super-blocks fit.
 pub(crate) fn tiny_config() -> LlamaConfig {
@@ -16,6 +21,28 @@ pub(crate) fn tiny_config() -> LlamaConfig {
         .with_rope_theta(10_000.0)
         .with_rms_norm_eps(1e-5)
         .with_max_seq_len(64)
+}
+
+/// Logits at every position of `ids` in one pass, flattened.
+pub(crate) fn logits(model: &Transformer<TestBackend>, ids: &[u32]) -> Vec<f32> {
+    let n = ids.len();
+    let v: Vec<i32> = ids.iter().map(|&t| t as i32).collect();
+    let t = Tensor::<TestBackend, 1, Int>::from_data(TensorData::new(v, [n]), &Default::default());
+    let h = model.forward(t.reshape([1, n]), &mut model.new_cache());
+    model
+        .logits(h.reshape([n, model.hidden_size()]))
+        .into_data()
+        .to_vec()
+        .unwrap()
+}
+
+/// The largest absolute difference between `a` and `b`, which must be as long.
+pub(crate) fn max_diff(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }
 
 /// A fresh temporary folder.
@@ -113,22 +140,6 @@ fn random_blocks(ty: GgmlType, elements: usize, rng: &mut SplitMix64) -> Vec<u8>
     out
 }
 
-/// llama.cpp's permutation of query/key rows (rotary halves to interleaved pairs).
-pub(crate) fn permute_llama_cpp(data: &[f32], heads: usize, cols: usize) -> Vec<f32> {
-    let d = data.len() / cols / heads;
-    let mut out = vec![0.0; data.len()];
-    for h in 0..heads {
-        for t in 0..2 {
-            for j in 0..d / 2 {
-                let src = (h * d + t * d / 2 + j) * cols;
-                let dst = (h * d + 2 * j + t) * cols;
-                out[dst..dst + cols].copy_from_slice(&data[src..src + cols]);
-            }
-        }
-    }
-    out
-}
-
 /// Writes the tiny model as a GGUF file at `path` and returns the weights it holds, in
 /// canonical naming and layout (what any correct loader must produce).
 pub(crate) fn write_tiny_gguf(path: &Path, config: &LlamaConfig, seed: u64) -> MemoryWeights {
@@ -139,61 +150,47 @@ pub(crate) fn write_tiny_gguf(path: &Path, config: &LlamaConfig, seed: u64) -> M
     let types: Vec<GgufValue> = (0..vocab.len())
         .map(|i| GgufValue::I32(if i < 3 { 3 } else { 1 }))
         .collect();
-    let arch = |k: &str| format!("llama.{k}");
+    let sizes = [
+        ("block_count", config.num_layers),
+        ("context_length", config.max_seq_len),
+        ("embedding_length", config.hidden_size),
+        ("feed_forward_length", config.intermediate_size),
+        ("attention.head_count", config.num_heads),
+        ("attention.head_count_kv", config.num_kv_heads),
+    ];
     w.metadata("general.architecture", GgufValue::String("llama".into()))
-        .metadata("general.name", GgufValue::String("tiny".into()))
-        .metadata(
-            &arch("block_count"),
-            GgufValue::U32(config.num_layers as u32),
-        )
-        .metadata(
-            &arch("context_length"),
-            GgufValue::U32(config.max_seq_len as u32),
-        )
-        .metadata(
-            &arch("embedding_length"),
-            GgufValue::U32(config.hidden_size as u32),
-        )
-        .metadata(
-            &arch("feed_forward_length"),
-            GgufValue::U32(config.intermediate_size as u32),
-        )
-        .metadata(
-            &arch("attention.head_count"),
-            GgufValue::U32(config.num_heads as u32),
-        )
-        .metadata(
-            &arch("attention.head_count_kv"),
-            GgufValue::U32(config.num_kv_heads as u32),
-        )
-        .metadata(
-            &arch("rope.freq_base"),
-            GgufValue::F32(config.rope_theta as f32),
-        )
-        .metadata(
-            &arch("attention.layer_norm_rms_epsilon"),
-            GgufValue::F32(config.rms_norm_eps as f32),
-        )
-        .metadata("tokenizer.ggml.model", GgufValue::String("gpt2".into()))
-        .metadata("tokenizer.ggml.pre", GgufValue::String("smollm".into()))
-        .metadata(
-            "tokenizer.ggml.tokens",
-            GgufValue::Array(vocab.iter().cloned().map(GgufValue::String).collect()),
-        )
-        .metadata("tokenizer.ggml.token_type", GgufValue::Array(types))
-        .metadata(
-            "tokenizer.ggml.merges",
-            GgufValue::Array(
-                TINY_MERGES
-                    .iter()
-                    .map(|m| GgufValue::String((*m).into()))
-                    .collect(),
-            ),
-        )
-        .metadata("tokenizer.ggml.eos_token_id", GgufValue::U32(2))
-        .metadata("tokenizer.ggml.bos_token_id", GgufValue::U32(1))
-        .metadata("tokenizer.ggml.add_bos_token", GgufValue::Bool(false))
-        .metadata("tokenizer.chat_template", GgufValue::String(CHATML.into()));
+        .metadata("general.name", GgufValue::String("tiny".into()));
+    for (key, value) in sizes {
+        w.metadata(&format!("llama.{key}"), GgufValue::U32(value as u32));
+    }
+    w.metadata(
+        "llama.rope.freq_base",
+        GgufValue::F32(config.rope_theta as f32),
+    )
+    .metadata(
+        "llama.attention.layer_norm_rms_epsilon",
+        GgufValue::F32(config.rms_norm_eps as f32),
+    )
+    .metadata("tokenizer.ggml.model", GgufValue::String("gpt2".into()))
+    .metadata("tokenizer.ggml.pre", GgufValue::String("smollm".into()))
+    .metadata(
+        "tokenizer.ggml.tokens",
+        GgufValue::Array(vocab.iter().cloned().map(GgufValue::String).collect()),
+    )
+    .metadata("tokenizer.ggml.token_type", GgufValue::Array(types))
+    .metadata(
+        "tokenizer.ggml.merges",
+        GgufValue::Array(
+            TINY_MERGES
+                .iter()
+                .map(|m| GgufValue::String((*m).into()))
+                .collect(),
+        ),
+    )
+    .metadata("tokenizer.ggml.eos_token_id", GgufValue::U32(2))
+    .metadata("tokenizer.ggml.bos_token_id", GgufValue::U32(1))
+    .metadata("tokenizer.ggml.add_bos_token", GgufValue::Bool(false))
+    .metadata("tokenizer.chat_template", GgufValue::String(CHATML.into()));
     let mut rng = SplitMix64::new(seed);
     for (name, shape) in canonical_tensors(config) {
         let gname = crate::load::gguf::gguf_name(&name).unwrap();
@@ -218,7 +215,7 @@ pub(crate) fn write_tiny_gguf(path: &Path, config: &LlamaConfig, seed: u64) -> M
                     })
                     .collect();
                 let stored = match heads {
-                    Some(h) => permute_llama_cpp(&rounded, h, cols),
+                    Some(h) => permute_rotary_rows(&rounded, h, cols, RotaryRows::Interleaved),
                     None => rounded.clone(),
                 };
                 let bytes = stored

@@ -2,33 +2,13 @@
 
 use std::path::Path;
 
-use burn::tensor::{Int, Tensor, TensorData};
-
 use crate::load::gguf::{dequantize, GgmlType, GgufFile};
 use crate::tests::TestBackend;
-use crate::testutil::{temp_dir, tiny_config, write_tiny_gguf, write_tiny_hf};
+use crate::testutil::{logits, max_diff, temp_dir, tiny_config, write_tiny_gguf, write_tiny_hf};
 use crate::{LanguageModel, LlamaConfig, MemoryWeights, ModelInfo, Transformer};
 
-/// Logits at every position of `ids`, flattened.
-fn logits(model: &Transformer<TestBackend>, ids: &[u32]) -> Vec<f32> {
-    let n = ids.len();
-    let v: Vec<i32> = ids.iter().map(|&t| t as i32).collect();
-    let t = Tensor::<TestBackend, 1, Int>::from_data(TensorData::new(v, [n]), &Default::default());
-    let h = model.forward(t.reshape([1, n]), &mut model.new_cache());
-    model
-        .logits(h.reshape([n, model.hidden_size()]))
-        .into_data()
-        .to_vec()
-        .unwrap()
-}
-
 fn assert_all_close(a: &[f32], b: &[f32], tol: f32) {
-    assert_eq!(a.len(), b.len());
-    let worst = a
-        .iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max);
+    let worst = max_diff(a, b);
     assert!(worst <= tol, "largest difference {worst} exceeds {tol}");
 }
 

@@ -118,6 +118,11 @@ impl LoraPair {
         &mut self.b
     }
 
+    /// `A` and `B`, mutable together (for an optimiser step).
+    pub(crate) fn factors_mut(&mut self) -> (&mut [f32], &mut [f32]) {
+        (&mut self.a, &mut self.b)
+    }
+
     /// The update's rank.
     pub fn rank(&self) -> usize {
         self.rank
@@ -371,6 +376,11 @@ impl LoraAdapter {
     /// Every update, by layer then module.
     pub fn pairs(&self) -> impl Iterator<Item = (usize, LoraModule, &LoraPair)> {
         self.pairs.iter().map(|(&(l, m), p)| (l, m, p))
+    }
+
+    /// Every update, mutable, by layer then module.
+    pub fn pairs_mut(&mut self) -> impl Iterator<Item = (usize, LoraModule, &mut LoraPair)> {
+        self.pairs.iter_mut().map(|(&(l, m), p)| (l, m, p))
     }
 
     /// Whether every update is zero (the adapted model equals the base model).

@@ -76,6 +76,12 @@ impl LoraModule {
         format!("model.layers.{layer}.{}.weight", self.block_path())
     }
 
+    /// The canonical bias of this module in layer `layer` (query, key and value
+    /// projections have one when the model has attention biases).
+    pub fn bias_name(self, layer: usize) -> String {
+        format!("model.layers.{layer}.{}.bias", self.block_path())
+    }
+
     /// The weight's `[out, in]` shape in a model of `config`.
     pub fn shape(self, config: &LlamaConfig) -> [usize; 2] {
         let (h, f) = (config.hidden_size, config.intermediate_size);

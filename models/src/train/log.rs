@@ -1,5 +1,5 @@
 //! The training log, `training_log.jsonl`: a [`ConfigRecord`] line, a [`TrainEvent`] line
-//! per step and per epoch, a [`DoneRecord`] line.
+//! per step and per epoch (what training reports as it goes), a [`DoneRecord`] line.
 //!
 //! The config and done records declare their fields in alphabetical order, `event` among
 //! them: their lines were first written through a sorted JSON map, and keeping that order
@@ -9,9 +9,50 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::trainer::{TrainEvent, TrainOptions, TrainOutcome};
+use super::options::TrainOptions;
+use super::trainer::TrainOutcome;
 use crate::error::{ModelError, Result};
 use crate::lora::LoraModule;
+
+/// What the loop reports as it goes (also the lines of a training log).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum TrainEvent {
+    /// An optimiser step finished.
+    Step {
+        /// Epoch, from 1.
+        epoch: usize,
+        /// Step, from 1, over the whole run.
+        step: usize,
+        /// Steps in the whole run.
+        total_steps: usize,
+        /// Mean cross-entropy (nats per action token) of the step's batch, before it.
+        loss: f64,
+        /// Learning rate applied.
+        learning_rate: f64,
+        /// Global gradient norm before clipping.
+        grad_norm: f64,
+        /// Action tokens in the batch.
+        tokens: usize,
+        /// Seconds since training began.
+        seconds: f64,
+    },
+    /// An epoch finished (epoch 0: the base model, before any step, when there is a
+    /// validation set).
+    Epoch {
+        /// Epoch, from 1 (0: before training).
+        epoch: usize,
+        /// Mean cross-entropy over the epoch's training batches (`None` for epoch 0).
+        train_loss: Option<f64>,
+        /// Mean cross-entropy per validation action token, when there is a validation set.
+        validation_loss: Option<f64>,
+        /// Whether this epoch is the best so far (the one kept).
+        best: bool,
+        /// Seconds since training began.
+        seconds: f64,
+    },
+}
 
 /// The `event` value of a [`ConfigRecord`] line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -8,15 +8,17 @@
 
 mod adamw;
 mod data;
-mod decoder;
 mod log;
+mod options;
 mod run;
+mod sequence;
 mod trainer;
 
 #[cfg(test)]
 mod tests;
 
 pub use data::{split_indices, TextPair, TokenPair};
-pub use log::{read_log, ConfigRecord, DoneRecord, LogRecord};
+pub use log::{read_log, ConfigRecord, DoneRecord, LogRecord, TrainEvent};
+pub use options::TrainOptions;
 pub use run::{RunProgress, RunSummary, TrainRun, TRAINING_LOG};
-pub use trainer::{LoraTrainer, TrainEvent, TrainOptions, TrainOutcome};
+pub use trainer::{LoraTrainer, TrainOutcome};

@@ -7,8 +7,9 @@ use std::time::Instant;
 use burn::tensor::backend::AutodiffBackend;
 
 use super::data::{split_indices, TextPair, TokenPair};
-use super::log::{log_text, ConfigRecord, DoneRecord, LogRecord};
-use super::trainer::{LoraTrainer, TrainEvent, TrainOptions, TrainOutcome};
+use super::log::{log_text, ConfigRecord, DoneRecord, LogRecord, TrainEvent};
+use super::options::TrainOptions;
+use super::trainer::{LoraTrainer, TrainOutcome};
 use crate::alias::resolve_model;
 use crate::error::{ModelError, Result};
 use crate::io::write_replacing;

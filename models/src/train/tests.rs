@@ -1,9 +1,9 @@
-//! Training a tiny model written by the tests: the decoder agrees with the inference
-//! model, the loss falls, and the saved adapter reproduces the trained model.
+//! Training a tiny model written by the tests: LoRA branches agree with the base and the
+//! merged model, the loss falls, and the saved adapter reproduces the trained model.
 
 use super::*;
 use crate::lora::{LoraAdapter, LoraConfig};
-use crate::testutil::{temp_dir, tiny_config, write_tiny_gguf};
+use crate::testutil::{max_diff, temp_dir, tiny_config, write_tiny_gguf};
 use crate::{Autodiff, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest};
 
 type Inference = burn_flex::Flex;
@@ -45,37 +45,37 @@ fn scored(model: &LanguageModel<Inference>, pairs: &[TextPair]) -> Vec<Vec<f32>>
 fn assert_all_close(a: &[Vec<f32>], b: &[Vec<f32>], tol: f32) {
     assert_eq!(a.len(), b.len());
     for (x, y) in a.iter().zip(b) {
-        assert_eq!(x.len(), y.len());
-        for (u, v) in x.iter().zip(y) {
-            assert!((u - v).abs() <= tol, "{x:?} vs {y:?} (tolerance {tol})");
-        }
+        assert!(max_diff(x, y) <= tol, "{x:?} vs {y:?} (tolerance {tol})");
     }
 }
 
 #[test]
-fn training_decoder_matches_the_merged_inference_model() {
-    let dir = temp_dir("train-decoder");
+fn lora_branches_off_give_the_base_and_on_give_the_merged_model() {
+    let dir = temp_dir("train-branches");
     let gguf = dir.join("tiny.gguf");
     let config = tiny_config();
     write_tiny_gguf(&gguf, &config, 31);
-    // Query and key updates too: the GGUF file stores those rows permuted.
-    let adapter = LoraAdapter::random(&config, LoraConfig::new(4, 8.0), 9, 0.3);
     let dev = Default::default();
     let trainer = LoraTrainer::<Training>::load(&gguf, &dev).unwrap();
     let pairs = task();
     let examples = trainer.encode(&pairs).unwrap();
-    let by_trainer: Vec<Vec<f32>> = examples
-        .iter()
-        .map(|e| trainer.action_logprobs(e, Some(&adapter)).unwrap())
-        .collect();
-    let merged = LanguageModel::<Inference>::load_with_adapter(&gguf, &adapter, &dev).unwrap();
-    assert_all_close(&by_trainer, &scored(&merged, &pairs), 1e-4);
-    let base: Vec<Vec<f32>> = examples
-        .iter()
-        .map(|e| trainer.action_logprobs(e, None).unwrap())
-        .collect();
+    let by_trainer = |adapter: Option<&LoraAdapter>| -> Vec<Vec<f32>> {
+        examples
+            .iter()
+            .map(|e| trainer.action_logprobs(e, adapter).unwrap())
+            .collect()
+    };
+    // Off: a fresh adapter's branches (B = 0) add exactly nothing.
+    let base = by_trainer(None);
+    let zero = LoraAdapter::init(&config, LoraConfig::new(4, 8.0), 9);
+    assert_eq!(by_trainer(Some(&zero)), base);
     let plain = LanguageModel::<Inference>::load(&gguf, &dev).unwrap();
     assert_all_close(&base, &scored(&plain, &pairs), 1e-4);
+    // On: branches compute what the merged weights compute. Query and key updates too,
+    // which reach the rotate-half twins, although the GGUF file stores those rows permuted.
+    let adapter = LoraAdapter::random(&config, LoraConfig::new(4, 8.0), 9, 0.3);
+    let merged = LanguageModel::<Inference>::load_with_adapter(&gguf, &adapter, &dev).unwrap();
+    assert_all_close(&by_trainer(Some(&adapter)), &scored(&merged, &pairs), 1e-4);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
