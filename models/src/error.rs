@@ -149,6 +149,8 @@ impl ModelError {
     }
 
     /// A bad tensor in `path`.
+    // `tensor` and `key` are alike in shape only: each fills its own variant, and a shared
+    // constructor would need a macro that says more than the two of them.
     pub(crate) fn tensor(
         path: impl Into<PathBuf>,
         name: impl Into<String>,

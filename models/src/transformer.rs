@@ -28,7 +28,7 @@ struct Block<B: Backend> {
 /// A Llama-family causal decoder (RMSNorm, RoPE, grouped-query attention, SwiGLU, tied or
 /// separate LM head), generic over the burn backend.
 ///
-/// Built from any [`WeightSource`] by [`Transformer::from_weights`], or with random weights
+/// Built from any [`crate::WeightSource`] by [`Transformer::from_weights`], or with random weights
 /// by [`crate::LlamaConfig::init`]. [`Transformer::forward`] runs new tokens on top of a
 /// [`KvCache`]; [`Transformer::logits`] applies the LM head to chosen hidden states only,
 /// which is where scoring saves most of its time.

@@ -153,6 +153,13 @@ pub(crate) enum RotaryRows {
     /// Rotary halves, Hugging Face's (canonical) order: row `t * d/2 + j`.
     Halves,
     /// Interleaved rotary pairs, GGUF's `llama` order: row `2j + t`.
+    #[cfg_attr(
+        not(test),
+        allow(
+            dead_code,
+            reason = "only the tests write GGUF files, which use this order"
+        )
+    )]
     Interleaved,
 }
 

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use crate::load::gguf::{dequantize, GgmlType, GgufFile};
+use crate::load::hf::{config_from_hf, config_to_hf};
 use crate::tests::TestBackend;
 use crate::testutil::{logits, max_diff, temp_dir, tiny_config, write_tiny_gguf, write_tiny_hf};
 use crate::{LanguageModel, LlamaConfig, MemoryWeights, ModelInfo, Transformer};
@@ -142,6 +143,20 @@ fn hf_folder_matches_the_gguf_file() {
     let info = from_hf.info();
     assert_eq!(info.format, "safetensors (2 files)");
     assert_eq!(info.tokenizer.chat_template, "chatml");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_written_config_reads_back() {
+    let dir = temp_dir("hf-config");
+    let other = tiny_config()
+        .with_attention_bias(true)
+        .with_tie_embeddings(false)
+        .with_rms_norm_eps(1e-6);
+    for config in [tiny_config(), other] {
+        std::fs::write(dir.join("config.json"), config_to_hf(&config)).unwrap();
+        assert_eq!(config_from_hf(&dir).unwrap(), config);
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }
 
