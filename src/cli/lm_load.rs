@@ -4,34 +4,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
-use clap::ValueEnum;
 
 use bip::engine::TextScorer;
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::{resolve_model, BackendTask, LanguageModel, LoraAdapter, WeakToStrong};
 use bip::scorer::{ModelScorer, W2sScorer};
-
-/// Where `bip infer`'s LM policies run: the CPU, or the first CUDA GPU.
-///
-/// A clap `ValueEnum` because the policy flags are declared with `value_enum`; it converts
-/// into [`bip::models::Device`], which `bip lm` and `bip train` parse directly (`cuda:N`
-/// included).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Device {
-    /// The CPU (burn-flex).
-    Cpu,
-    /// The first CUDA GPU (needs a build with `--features cuda`).
-    Cuda,
-}
-
-impl From<Device> for bip::models::Device {
-    fn from(device: Device) -> Self {
-        match device {
-            Device::Cpu => Self::Cpu,
-            Device::Cuda => Self::Cuda(0),
-        }
-    }
-}
 
 /// Loads `spec` (a path or an alias), with a LoRA adapter merged in when given.
 pub fn load<B: Backend>(
