@@ -34,6 +34,14 @@ fn fixture(name: &str) -> serde_json::Value {
     serde_json::from_str(&text).expect("fixture is JSON")
 }
 
+/// The reference's scoring cases.
+fn cases() -> Vec<serde_json::Value> {
+    match fixture("smollm2_logprobs.json")["cases"].take() {
+        serde_json::Value::Array(cases) => cases,
+        other => panic!("cases: {other}"),
+    }
+}
+
 fn ids(v: &serde_json::Value) -> Vec<u32> {
     v.as_array()
         .expect("array")
@@ -64,10 +72,7 @@ fn assert_logprobs_close(got: &[f32], expected: &[f64], what: &str) {
 #[test]
 fn tokenization_matches_the_reference() {
     let m = model();
-    for case in fixture("smollm2_logprobs.json")["cases"]
-        .as_array()
-        .expect("cases")
-    {
+    for case in &cases() {
         let prompt = case["prompt"].as_str().expect("prompt");
         let continuation = case["continuation"].as_str().expect("continuation");
         assert_eq!(
@@ -86,8 +91,7 @@ fn tokenization_matches_the_reference() {
 #[test]
 fn continuation_logprobs_match_the_reference() {
     let m = model();
-    let cases = fixture("smollm2_logprobs.json");
-    let cases = cases["cases"].as_array().expect("cases");
+    let cases = cases();
     let texts: Vec<(String, String)> = cases
         .iter()
         .map(|c| {
@@ -153,10 +157,7 @@ fn continuation_logprobs_match_the_reference() {
 #[test]
 fn whole_sequence_logprobs_match_the_reference() {
     let m = model();
-    for case in fixture("smollm2_logprobs.json")["cases"]
-        .as_array()
-        .expect("cases")
-    {
+    for case in &cases() {
         let mut all = ids(&case["prompt_tokens"]);
         all.extend(ids(&case["continuation_tokens"]));
         let request = TokenRequest {
@@ -243,7 +244,7 @@ fn cli_scores_generates_and_inspects() {
         "--json",
     ]);
     let doc = json(&out);
-    let case = &fixture("smollm2_logprobs.json")["cases"][0];
+    let case = &cases()[0];
     let expected = floats(&case["continuation_logprobs"]);
     let got: Vec<f32> = floats(&doc["logprobs"])
         .into_iter()

@@ -5,9 +5,12 @@ use std::path::Path;
 
 use bip::models::{LanguageModel, LlamaConfig, LoraAdapter};
 
-use crate::util::{bip, write_hf_weights, TempDir};
+use crate::util::{bip, write_hf_weights, write_tokenizer, TempDir};
 
 /// GPT-2's map from bytes to the printable characters byte-level BPE spells them with.
+///
+/// A deliberate copy of `bip-models`' test helper `testutil::byte_chars`, which is compiled
+/// only into that crate's unit tests.
 fn byte_chars() -> Vec<char> {
     let mut bs: Vec<u32> = (33..=126).chain(161..=172).chain(174..=255).collect();
     let mut cs = bs.clone();
@@ -38,22 +41,12 @@ fn write_tiny_model(dir: &Path) {
     let byte_level = serde_json::json!({
         "type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true
     });
-    let tokenizer = serde_json::json!({
-        "version": "1.0",
-        "truncation": null,
-        "padding": null,
-        "added_tokens": [],
-        "normalizer": null,
-        "pre_tokenizer": byte_level,
-        "post_processor": null,
-        "decoder": byte_level,
-        "model": {
-            "type": "BPE", "dropout": null, "unk_token": null,
-            "continuing_subword_prefix": null, "end_of_word_suffix": null,
-            "fuse_unk": false, "byte_fallback": false, "vocab": vocab, "merges": []
-        }
+    let bpe = serde_json::json!({
+        "type": "BPE", "dropout": null, "unk_token": null,
+        "continuing_subword_prefix": null, "end_of_word_suffix": null,
+        "fuse_unk": false, "byte_fallback": false, "vocab": vocab, "merges": []
     });
-    std::fs::write(dir.join("tokenizer.json"), tokenizer.to_string()).expect("write");
+    write_tokenizer(dir, byte_level.clone(), byte_level, bpe);
 }
 
 fn stderr(output: &std::process::Output) -> String {

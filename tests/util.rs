@@ -84,17 +84,28 @@ pub fn write_hf_weights(dir: &Path, config: &bip::models::LlamaConfig, seed: u64
     std::fs::create_dir_all(dir).expect("model folder");
     write_safetensors(&dir.join("model.safetensors"), StDtype::F32, &tensors)
         .expect("safetensors written");
-    let cfg = serde_json::json!({
-        "model_type": "llama",
-        "vocab_size": config.vocab_size,
-        "hidden_size": config.hidden_size,
-        "intermediate_size": config.intermediate_size,
-        "num_hidden_layers": config.num_layers,
-        "num_attention_heads": config.num_heads,
-        "num_key_value_heads": config.num_kv_heads,
-        "max_position_embeddings": config.max_seq_len,
-        "tie_word_embeddings": true,
-        "hidden_act": "silu",
+    let cfg = bip::models::load::hf::config_to_hf(config);
+    std::fs::write(dir.join("config.json"), cfg).expect("config written");
+}
+
+/// Writes `dir/tokenizer.json`: a `tokenizers` tokenizer of `model` (BPE, WordLevel, ...)
+/// with `pre_tokenizer` and `decoder`, no normalizer, added tokens or post-processor.
+pub fn write_tokenizer(
+    dir: &Path,
+    pre_tokenizer: serde_json::Value,
+    decoder: serde_json::Value,
+    model: serde_json::Value,
+) {
+    let tokenizer = serde_json::json!({
+        "version": "1.0",
+        "truncation": null,
+        "padding": null,
+        "added_tokens": [],
+        "normalizer": null,
+        "pre_tokenizer": pre_tokenizer,
+        "post_processor": null,
+        "decoder": decoder,
+        "model": model,
     });
-    std::fs::write(dir.join("config.json"), cfg.to_string()).expect("config written");
+    std::fs::write(dir.join("tokenizer.json"), tokenizer.to_string()).expect("tokenizer written");
 }

@@ -131,3 +131,78 @@ fn log_evidence(
     session.push_all(reading.actions())?;
     Ok(session.posterior().log_evidence())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{infer_episode, PlannerPolicy};
+
+    /// The apple is in the fridge (as written) or in the cabinet (the other reading), a
+    /// plate in a closed box; the agent opens the fridge, shuts it and goes on to the
+    /// cabinet.
+    fn episode(alternatives: &str) -> Episode {
+        let text = format!(
+            r#"{{"format": "bip-episode/1",
+              "world": {{"rooms": ["kitchen", "hall"],
+                "furniture": [{{"id": "fridge", "room": "kitchen", "kind": "container"}},
+                              {{"id": "cabinet", "room": "kitchen", "kind": "container"}},
+                              {{"id": "box", "room": "hall", "kind": "container"}}],
+                "objects": [{{"id": "apple_1", "at": "fridge"}}, {{"id": "plate_1", "at": "box"}}],
+                "alternatives": {alternatives}}},
+              "agent": {{"name": "Bo", "start": "hall"}},
+              "actions": [{{"walk_to": "fridge"}}, {{"open": "fridge"}}, {{"close": "fridge"}},
+                          {{"walk_to": "cabinet"}}],
+              "questions": [{{"options": [{{"goal": "apple"}}, {{"goal": "plate"}}]}}]}}"#
+        );
+        Episode::from_json(&text, "readings").expect("valid episode")
+    }
+
+    fn p_apple(e: &Episode) -> f64 {
+        let result = infer_episode(e, &PlannerPolicy::default(), &BatchOptions::default())
+            .expect("inference runs");
+        result.answers[0].probabilities[0].expect("no condition")
+    }
+
+    #[test]
+    fn answers_weigh_each_reading_by_how_well_it_explains_the_actions() {
+        let both = episode(r#"[{"objects": {"apple_1": "cabinet"}}]"#);
+        let readings = both.readings();
+        let (in_fridge, in_cabinet) = (p_apple(&readings[0]), p_apple(&readings[1]));
+        // Seen in the opened fridge and left there, the apple is not what Bo wants; not
+        // seen, it is as likely as the plate.
+        assert!(
+            in_fridge < 0.01 && in_cabinet > 0.4,
+            "{in_fridge} {in_cabinet}"
+        );
+        let combined = p_apple(&both);
+        assert!(in_fridge < combined && combined < in_cabinet, "{combined}");
+
+        // Exactly: the claim's mass summed over the readings, over the total mass.
+        let policy = PlannerPolicy::default();
+        let (mut claims, mut totals) = (Vec::new(), Vec::new());
+        for reading in &readings {
+            let question: Vec<&Question> = reading.questions().iter().collect();
+            let (masses, _, evidence) =
+                masses_at(reading, &policy, &BatchOptions::default(), &question, 4)
+                    .expect("masses");
+            claims.push(masses[0][0].0);
+            totals.push(evidence);
+        }
+        let expected = (log_sum_exp(&claims) - log_sum_exp(&totals)).exp();
+        assert!(
+            (combined - expected).abs() < 1e-12,
+            "{combined} vs {expected}"
+        );
+
+        let result = infer_episode(&both, &policy, &BatchOptions::default()).expect("runs");
+        assert_eq!(result.readings.len(), 2);
+        assert!((result.readings.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_reading_repeated_changes_nothing() {
+        let one = episode("[]");
+        let twice = episode(r#"[{"objects": {"apple_1": "fridge"}}]"#);
+        assert!((p_apple(&one) - p_apple(&twice)).abs() < 1e-12);
+    }
+}

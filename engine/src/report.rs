@@ -49,6 +49,10 @@ pub struct EpisodeReport {
     /// The posterior step by step, when traced.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trace: Vec<TraceReport>,
+    /// When the episode has several readings of where objects start: the posterior
+    /// probability of each after all the actions, the world as written first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub readings: Vec<f64>,
 }
 
 /// The answer to one question.
@@ -136,6 +140,7 @@ impl EpisodeReport {
                 .iter()
                 .map(|s| trace_report(episode.world(), s))
                 .collect(),
+            readings: inference.readings.clone(),
         }
     }
 }

@@ -23,7 +23,7 @@ struct Case {
     /// The MMToM-QA type of a whole question, for accuracy runs (not read here).
     #[serde(rename = "type")]
     #[allow(dead_code)]
-    kind: Option<String>,
+    kind: Option<Value>,
     /// Its correct option, for accuracy runs (not read here).
     #[allow(dead_code)]
     answer: Option<String>,
@@ -291,4 +291,9 @@ fn whole_questions_of_one_writer_read_as_stated() {
 #[test]
 fn whole_questions_of_another_writer_read_as_stated() {
     run("whole-b.jsonl");
+}
+
+#[test]
+fn whole_questions_in_the_benchmark_style_read_as_stated() {
+    run("whole-c.jsonl");
 }

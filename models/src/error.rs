@@ -109,6 +109,23 @@ pub enum ModelError {
         /// What is wrong with it.
         problem: String,
     },
+    /// A device is not one bip knows, or this build has no backend for it.
+    #[error("device {device}: {problem}")]
+    Device {
+        /// The device as given (`cuda:1`).
+        device: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// A step of a longer task failed (the step is named here, the failure is the source).
+    #[error("{context}")]
+    Context {
+        /// What was being done ("loading base model m.gguf").
+        context: String,
+        /// Why it failed.
+        #[source]
+        source: Box<ModelError>,
+    },
 }
 
 /// `Result` with [`ModelError`].
@@ -132,6 +149,8 @@ impl ModelError {
     }
 
     /// A bad tensor in `path`.
+    // `tensor` and `key` are alike in shape only: each fills its own variant, and a shared
+    // constructor would need a macro that says more than the two of them.
     pub(crate) fn tensor(
         path: impl Into<PathBuf>,
         name: impl Into<String>,
@@ -141,6 +160,14 @@ impl ModelError {
             path: path.into(),
             name: name.into(),
             problem: problem.into(),
+        }
+    }
+
+    /// This error as the cause of a failure of `context`.
+    pub(crate) fn within(self, context: impl Into<String>) -> Self {
+        Self::Context {
+            context: context.into(),
+            source: Box::new(self),
         }
     }
 

@@ -16,14 +16,17 @@
 //! - [`LanguageModel::generate`] decodes greedily.
 //! - [`LoraAdapter`] reads and writes PEFT LoRA adapters; [`LanguageModel::load_with_adapter`]
 //!   merges one into the weights at load, identically for GGUF and Hugging Face models.
-//! - [`LoraTrainer`] post-trains a LoRA adapter on a frozen base model (burn autodiff;
+//! - [`LoraTrainer`] post-trains a LoRA adapter on a frozen base model (the same
+//!   [`Transformer`] on burn's autodiff backend, the adapter attached as LoRA branches;
 //!   loss on the continuation's tokens only, AdamW, cosine schedule) from [`TextPair`]s
-//!   and returns the best epoch's [`LoraAdapter`].
+//!   and returns the best epoch's [`LoraAdapter`]. [`TrainRun`] is a whole run from files
+//!   to files, with a typed training log ([`train::LogRecord`]).
 //! - [`WeakToStrong`] scores with three models sharing a tokenizer (large, small expert,
 //!   small naive), per token `log_softmax(s_L + α (s_E − s_N))` over the whole vocabulary.
 //! - Models run on [`backend::Cpu`] (burn-flex), or `backend::Cuda` with the `cuda`
-//!   feature. [`resolve_model`] maps a path or an alias (`smollm2-135m`, fetched by
-//!   `scripts/fetch-models.sh`) to a file.
+//!   feature; a [`Device`] (`cpu`, `cuda`, `cuda:N`) picks one at run time and
+//!   [`Device::run`] runs a [`BackendTask`] on it. [`resolve_model`] maps a path or an
+//!   alias (`smollm2-135m`, fetched by `scripts/fetch-models.sh`) to a file.
 //!
 //! # Example
 //!
@@ -57,6 +60,7 @@ mod config;
 mod error;
 mod generate;
 mod info;
+mod io;
 pub mod load;
 pub mod lora;
 mod model;
@@ -80,6 +84,7 @@ pub use burn;
 pub use burn_autodiff::Autodiff;
 
 pub use alias::{alias_path, models_dir, resolve_model, MODEL_ALIASES};
+pub use backend::{BackendTask, Device};
 pub use cache::KvCache;
 pub use config::LlamaConfig;
 pub use error::{ModelError, Result};
@@ -93,7 +98,9 @@ pub use score::{
     TokenRequest, DEFAULT_MAX_BATCH_TOKENS, DEFAULT_MIN_PREFIX_PASS,
 };
 pub use tokenizer::{ChatTemplate, Tokenizer};
-pub use train::{LoraTrainer, TextPair, TokenPair, TrainEvent, TrainOptions, TrainOutcome};
+pub use train::{
+    LoraTrainer, TextPair, TokenPair, TrainEvent, TrainOptions, TrainOutcome, TrainRun,
+};
 pub use transformer::Transformer;
 pub use w2s::{W2sStats, WeakToStrong};
 pub use weights::{canonical_tensors, MemoryWeights, WeightSource};

@@ -220,11 +220,15 @@ mod tests {
     use crate::config::LlamaConfig;
     use crate::tests::TestBackend;
 
+    fn tiny() -> Transformer<TestBackend> {
+        LlamaConfig::new(32, 8, 12, 1, 2, 1)
+            .with_max_seq_len(64)
+            .init::<TestBackend>(&Default::default())
+    }
+
     #[test]
     fn reuses_the_longest_common_beginning() {
-        let model = LlamaConfig::new(32, 8, 12, 1, 2, 1)
-            .with_max_seq_len(64)
-            .init::<TestBackend>(&Default::default());
+        let model = tiny();
         let mut cache = PrefixCache::new(100);
         let kv = cache.get_or_compute(&model, &[1, 2, 3, 4]);
         assert_eq!(kv.len(), 4);
@@ -244,9 +248,7 @@ mod tests {
 
     #[test]
     fn evicts_least_recently_used_beyond_budget() {
-        let model = LlamaConfig::new(32, 8, 12, 1, 2, 1)
-            .with_max_seq_len(64)
-            .init::<TestBackend>(&Default::default());
+        let model = tiny();
         let mut cache = PrefixCache::new(6);
         cache.get_or_compute(&model, &[1, 2, 3]);
         cache.get_or_compute(&model, &[7, 8, 9]);

@@ -563,61 +563,27 @@ mod tests {
     #[test]
     fn bad_requests_are_named() {
         let model = model();
+        let error = |requests: &[TokenRequest<'_>]| {
+            let options = ScoreOptions::default();
+            score_tokens(&model, &mut PrefixCache::default(), requests, &options)
+                .unwrap_err()
+                .to_string()
+        };
+        let request = |prompt, continuation| TokenRequest {
+            prompt,
+            continuation,
+        };
         let ok = [1u32, 2];
-        let requests = [
-            TokenRequest {
-                prompt: &ok,
-                continuation: &[3],
-            },
-            TokenRequest {
-                prompt: &[],
-                continuation: &[3],
-            },
-        ];
-        let err = score_tokens(
-            &model,
-            &mut PrefixCache::default(),
-            &requests,
-            &ScoreOptions::default(),
-        )
-        .unwrap_err();
+        let err = error(&[request(&ok, &[3]), request(&[], &[3])]);
+        assert!(err.starts_with("request 1: empty prompt"), "{err}");
+        let err = error(&[request(&ok, &[50])]);
         assert!(
-            err.to_string().starts_with("request 1: empty prompt"),
-            "{err}"
-        );
-        let requests = [TokenRequest {
-            prompt: &ok,
-            continuation: &[50],
-        }];
-        let err = score_tokens(
-            &model,
-            &mut PrefixCache::default(),
-            &requests,
-            &ScoreOptions::default(),
-        )
-        .unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("token 50 is outside the vocabulary of 50"),
+            err.contains("token 50 is outside the vocabulary of 50"),
             "{err}"
         );
         let long = vec![1u32; 60];
-        let requests = [TokenRequest {
-            prompt: &long,
-            continuation: &long[..5],
-        }];
-        let err = score_tokens(
-            &model,
-            &mut PrefixCache::default(),
-            &requests,
-            &ScoreOptions::default(),
-        )
-        .unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("65 tokens exceed the context of 64"),
-            "{err}"
-        );
+        let err = error(&[request(&long, &long[..5])]);
+        assert!(err.contains("65 tokens exceed the context of 64"), "{err}");
     }
 
     #[test]

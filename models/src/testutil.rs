@@ -3,12 +3,18 @@
 
 use std::path::{Path, PathBuf};
 
+use burn::tensor::{Int, Tensor, TensorData};
 use half::{bf16, f16};
 
 use crate::config::LlamaConfig;
 use crate::load::gguf::{dequantize, GgmlType, GgufValue, GgufWriter};
+use crate::load::hf::config_to_hf;
 use crate::load::safetensors::{write_safetensors, StDtype};
-use crate::weights::{canonical_tensors, MemoryWeights, SplitMix64};
+use crate::tests::TestBackend;
+use crate::transformer::Transformer;
+use crate::weights::{
+    canonical_tensors, permute_rotary_rows, MemoryWeights, RotaryRows, SplitMix64,
+};
 
 /// The tiny architecture: rows of 256 so that k-quant super-blocks fit.
 pub(crate) fn tiny_config() -> LlamaConfig {
@@ -16,6 +22,28 @@ pub(crate) fn tiny_config() -> LlamaConfig {
         .with_rope_theta(10_000.0)
         .with_rms_norm_eps(1e-5)
         .with_max_seq_len(64)
+}
+
+/// Logits at every position of `ids` in one pass, flattened.
+pub(crate) fn logits(model: &Transformer<TestBackend>, ids: &[u32]) -> Vec<f32> {
+    let n = ids.len();
+    let v: Vec<i32> = ids.iter().map(|&t| t as i32).collect();
+    let t = Tensor::<TestBackend, 1, Int>::from_data(TensorData::new(v, [n]), &Default::default());
+    let h = model.forward(t.reshape([1, n]), &mut model.new_cache());
+    model
+        .logits(h.reshape([n, model.hidden_size()]))
+        .into_data()
+        .to_vec()
+        .unwrap()
+}
+
+/// The largest absolute difference between `a` and `b`, which must be as long.
+pub(crate) fn max_diff(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }
 
 /// A fresh temporary folder.
@@ -27,6 +55,9 @@ pub(crate) fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// GPT-2's map from bytes to the printable characters byte-level BPE spells them with.
+///
+/// `tests/train.rs` repeats it, deliberately: integration tests cannot reach this crate's
+/// test-only helpers, and the map is no part of the library's interface.
 pub(crate) fn byte_chars() -> Vec<char> {
     let mut bs: Vec<u32> = (33..=126).chain(161..=172).chain(174..=255).collect();
     let mut cs = bs.clone();
@@ -113,20 +144,43 @@ fn random_blocks(ty: GgmlType, elements: usize, rng: &mut SplitMix64) -> Vec<u8>
     out
 }
 
-/// llama.cpp's permutation of query/key rows (rotary halves to interleaved pairs).
-pub(crate) fn permute_llama_cpp(data: &[f32], heads: usize, cols: usize) -> Vec<f32> {
-    let d = data.len() / cols / heads;
-    let mut out = vec![0.0; data.len()];
-    for h in 0..heads {
-        for t in 0..2 {
-            for j in 0..d / 2 {
-                let src = (h * d + t * d / 2 + j) * cols;
-                let dst = (h * d + 2 * j + t) * cols;
-                out[dst..dst + cols].copy_from_slice(&data[src..src + cols]);
-            }
-        }
-    }
-    out
+/// The tiny model's GGUF metadata: a llama of `config`'s sizes with the tiny vocabulary.
+fn tiny_metadata(config: &LlamaConfig) -> Vec<(&'static str, GgufValue)> {
+    let text = |s: &str| GgufValue::String(s.into());
+    let size = |n: usize| GgufValue::U32(n as u32);
+    let vocab = tiny_vocab();
+    let types = (0..vocab.len())
+        .map(|i| GgufValue::I32(if i < 3 { 3 } else { 1 }))
+        .collect();
+    let tokens = vocab.into_iter().map(GgufValue::String).collect();
+    let merges = TINY_MERGES.iter().map(|m| text(m)).collect();
+    vec![
+        ("general.architecture", text("llama")),
+        ("general.name", text("tiny")),
+        ("llama.block_count", size(config.num_layers)),
+        ("llama.context_length", size(config.max_seq_len)),
+        ("llama.embedding_length", size(config.hidden_size)),
+        ("llama.feed_forward_length", size(config.intermediate_size)),
+        ("llama.attention.head_count", size(config.num_heads)),
+        ("llama.attention.head_count_kv", size(config.num_kv_heads)),
+        (
+            "llama.rope.freq_base",
+            GgufValue::F32(config.rope_theta as f32),
+        ),
+        (
+            "llama.attention.layer_norm_rms_epsilon",
+            GgufValue::F32(config.rms_norm_eps as f32),
+        ),
+        ("tokenizer.ggml.model", text("gpt2")),
+        ("tokenizer.ggml.pre", text("smollm")),
+        ("tokenizer.ggml.tokens", GgufValue::Array(tokens)),
+        ("tokenizer.ggml.token_type", GgufValue::Array(types)),
+        ("tokenizer.ggml.merges", GgufValue::Array(merges)),
+        ("tokenizer.ggml.eos_token_id", GgufValue::U32(2)),
+        ("tokenizer.ggml.bos_token_id", GgufValue::U32(1)),
+        ("tokenizer.ggml.add_bos_token", GgufValue::Bool(false)),
+        ("tokenizer.chat_template", text(CHATML)),
+    ]
 }
 
 /// Writes the tiny model as a GGUF file at `path` and returns the weights it holds, in
@@ -135,65 +189,9 @@ pub(crate) fn write_tiny_gguf(path: &Path, config: &LlamaConfig, seed: u64) -> M
     let random = MemoryWeights::random(config, seed);
     let mut truth = MemoryWeights::new("truth");
     let mut w = GgufWriter::new();
-    let vocab = tiny_vocab();
-    let types: Vec<GgufValue> = (0..vocab.len())
-        .map(|i| GgufValue::I32(if i < 3 { 3 } else { 1 }))
-        .collect();
-    let arch = |k: &str| format!("llama.{k}");
-    w.metadata("general.architecture", GgufValue::String("llama".into()))
-        .metadata("general.name", GgufValue::String("tiny".into()))
-        .metadata(
-            &arch("block_count"),
-            GgufValue::U32(config.num_layers as u32),
-        )
-        .metadata(
-            &arch("context_length"),
-            GgufValue::U32(config.max_seq_len as u32),
-        )
-        .metadata(
-            &arch("embedding_length"),
-            GgufValue::U32(config.hidden_size as u32),
-        )
-        .metadata(
-            &arch("feed_forward_length"),
-            GgufValue::U32(config.intermediate_size as u32),
-        )
-        .metadata(
-            &arch("attention.head_count"),
-            GgufValue::U32(config.num_heads as u32),
-        )
-        .metadata(
-            &arch("attention.head_count_kv"),
-            GgufValue::U32(config.num_kv_heads as u32),
-        )
-        .metadata(
-            &arch("rope.freq_base"),
-            GgufValue::F32(config.rope_theta as f32),
-        )
-        .metadata(
-            &arch("attention.layer_norm_rms_epsilon"),
-            GgufValue::F32(config.rms_norm_eps as f32),
-        )
-        .metadata("tokenizer.ggml.model", GgufValue::String("gpt2".into()))
-        .metadata("tokenizer.ggml.pre", GgufValue::String("smollm".into()))
-        .metadata(
-            "tokenizer.ggml.tokens",
-            GgufValue::Array(vocab.iter().cloned().map(GgufValue::String).collect()),
-        )
-        .metadata("tokenizer.ggml.token_type", GgufValue::Array(types))
-        .metadata(
-            "tokenizer.ggml.merges",
-            GgufValue::Array(
-                TINY_MERGES
-                    .iter()
-                    .map(|m| GgufValue::String((*m).into()))
-                    .collect(),
-            ),
-        )
-        .metadata("tokenizer.ggml.eos_token_id", GgufValue::U32(2))
-        .metadata("tokenizer.ggml.bos_token_id", GgufValue::U32(1))
-        .metadata("tokenizer.ggml.add_bos_token", GgufValue::Bool(false))
-        .metadata("tokenizer.chat_template", GgufValue::String(CHATML.into()));
+    for (key, value) in tiny_metadata(config) {
+        w.metadata(key, value);
+    }
     let mut rng = SplitMix64::new(seed);
     for (name, shape) in canonical_tensors(config) {
         let gname = crate::load::gguf::gguf_name(&name).unwrap();
@@ -218,7 +216,7 @@ pub(crate) fn write_tiny_gguf(path: &Path, config: &LlamaConfig, seed: u64) -> M
                     })
                     .collect();
                 let stored = match heads {
-                    Some(h) => permute_llama_cpp(&rounded, h, cols),
+                    Some(h) => permute_rotary_rows(&rounded, h, cols, RotaryRows::Interleaved),
                     None => rounded.clone(),
                 };
                 let bytes = stored
@@ -277,24 +275,13 @@ pub(crate) fn write_tiny_hf(
     }
     let index = serde_json::json!({"metadata": {}, "weight_map": index});
     std::fs::write(dir.join("model.safetensors.index.json"), index.to_string()).unwrap();
-    let cfg = serde_json::json!({
-        "architectures": ["LlamaForCausalLM"],
-        "model_type": model_type,
-        "vocab_size": config.vocab_size,
-        "hidden_size": config.hidden_size,
-        "intermediate_size": config.intermediate_size,
-        "num_hidden_layers": config.num_layers,
-        "num_attention_heads": config.num_heads,
-        "num_key_value_heads": config.num_kv_heads,
-        "rope_theta": config.rope_theta,
-        "rms_norm_eps": config.rms_norm_eps,
-        "max_position_embeddings": config.max_seq_len,
-        "tie_word_embeddings": config.tie_embeddings,
-        "hidden_act": "silu",
-        "rope_scaling": null,
-        "bos_token_id": 1,
-        "eos_token_id": 2,
-    });
+    let mut cfg: serde_json::Value = serde_json::from_str(&config_to_hf(config)).unwrap();
+    cfg["model_type"] = model_type.into();
+    // Left to the model type's default, which the loader must know.
+    cfg.as_object_mut().unwrap().remove("attention_bias");
+    cfg["rope_scaling"] = serde_json::Value::Null;
+    cfg["bos_token_id"] = 1.into();
+    cfg["eos_token_id"] = 2.into();
     std::fs::write(dir.join("config.json"), cfg.to_string()).unwrap();
     std::fs::write(dir.join("tokenizer.json"), tokenizer_json).unwrap();
     let tok_cfg = serde_json::json!({"chat_template": CHATML, "eos_token": "<|im_end|>"});

@@ -1,22 +1,20 @@
 //! The Llama-family decoder: embedding, blocks of attention and SwiGLU, final norm, and a
 //! contiguous LM head.
 
+mod build;
+
 use burn::module::{Module, Param};
 use burn::tensor::backend::Backend;
 use burn::tensor::{Int, Tensor, TensorData};
 
 use crate::cache::KvCache;
-use crate::config::LlamaConfig;
-use crate::error::{ModelError, Result};
-use crate::nn::attention::{
-    group_mask, own_bias, tree_bias, tree_mask, Attention, AttentionWeights, OwnMask, Step,
-};
+use crate::lora::LoraModule;
+use crate::nn::attention::{group_mask, own_bias, tree_bias, tree_mask, Attention, OwnMask, Step};
 use crate::nn::linear::Linear;
 use crate::nn::mlp::Mlp;
 use crate::nn::norm::RmsNorm;
-use crate::nn::rope::{rotate_half_columns, Rope};
+use crate::nn::rope::Rope;
 use crate::tree::TokenTree;
-use crate::weights::{transpose, MemoryWeights, WeightSource};
 
 /// One decoder block: pre-norm attention and pre-norm SwiGLU, each with a residual.
 #[derive(Module, Debug)]
@@ -30,8 +28,8 @@ struct Block<B: Backend> {
 /// A Llama-family causal decoder (RMSNorm, RoPE, grouped-query attention, SwiGLU, tied or
 /// separate LM head), generic over the burn backend.
 ///
-/// Built from any [`WeightSource`] by [`Transformer::from_weights`], or with random weights
-/// by [`LlamaConfig::init`]. [`Transformer::forward`] runs new tokens on top of a
+/// Built from any [`crate::WeightSource`] by [`Transformer::from_weights`], or with random weights
+/// by [`crate::LlamaConfig::init`]. [`Transformer::forward`] runs new tokens on top of a
 /// [`KvCache`]; [`Transformer::logits`] applies the LM head to chosen hidden states only,
 /// which is where scoring saves most of its time.
 #[derive(Module, Debug)]
@@ -50,114 +48,6 @@ pub struct Transformer<B: Backend> {
 }
 
 impl<B: Backend> Transformer<B> {
-    /// Builds the decoder described by `config` from `source`.
-    ///
-    /// # Errors
-    ///
-    /// [`ModelError::Config`] for an inconsistent configuration, and
-    /// [`ModelError::MissingTensor`] or [`ModelError::BadTensor`] (naming the tensor in the
-    /// source's own naming) when a tensor is absent, misshapen or unreadable.
-    pub fn from_weights(
-        config: &LlamaConfig,
-        source: &mut dyn WeightSource,
-        device: &B::Device,
-    ) -> Result<Self> {
-        config.validate()?;
-        let (h, f, v) = (
-            config.hidden_size,
-            config.intermediate_size,
-            config.vocab_size,
-        );
-        let d = config.head_dim();
-        let (q, kv) = (config.num_heads * d, config.num_kv_heads * d);
-        let mut get = |name: String, shape: &[usize]| -> Result<Vec<f32>> {
-            source
-                .tensor(&name, shape)?
-                .ok_or_else(|| ModelError::MissingTensor {
-                    path: source.origin().to_path_buf(),
-                    name,
-                })
-        };
-        let embed = get("model.embed_tokens.weight".into(), &[v, h])?;
-        let mut blocks = Vec::with_capacity(config.num_layers);
-        for i in 0..config.num_layers {
-            let p = format!("model.layers.{i}");
-            let attn_norm = get(format!("{p}.input_layernorm.weight"), &[h])?;
-            let wq = get(format!("{p}.self_attn.q_proj.weight"), &[q, h])?;
-            let wk = get(format!("{p}.self_attn.k_proj.weight"), &[kv, h])?;
-            let wv = get(format!("{p}.self_attn.v_proj.weight"), &[kv, h])?;
-            let bias = if config.attention_bias {
-                Some((
-                    get(format!("{p}.self_attn.q_proj.bias"), &[q])?,
-                    get(format!("{p}.self_attn.k_proj.bias"), &[kv])?,
-                    get(format!("{p}.self_attn.v_proj.bias"), &[kv])?,
-                ))
-            } else {
-                None
-            };
-            let wo = get(format!("{p}.self_attn.o_proj.weight"), &[h, q])?;
-            let mlp_norm = get(format!("{p}.post_attention_layernorm.weight"), &[h])?;
-            let wg = get(format!("{p}.mlp.gate_proj.weight"), &[f, h])?;
-            let wu = get(format!("{p}.mlp.up_proj.weight"), &[f, h])?;
-            let wd = get(format!("{p}.mlp.down_proj.weight"), &[h, f])?;
-            let (wq, wk) = (transpose(&wq, q, h), transpose(&wk, kv, h));
-            let (bq, bk, bv) = match bias {
-                Some((bq, bk, bv)) => (Some(bq), Some(bk), Some(bv)),
-                None => (None, None, None),
-            };
-            let rot = |w: &[f32], heads: usize| rotate_half_columns(w, heads, d);
-            let attn = Attention::new(
-                AttentionWeights {
-                    q_rot: linear(
-                        rot(&wq, config.num_heads),
-                        [h, q],
-                        bq.as_deref().map(|b| rot(b, config.num_heads)),
-                        device,
-                    ),
-                    q: linear(wq, [h, q], bq, device),
-                    k_rot: linear(
-                        rot(&wk, config.num_kv_heads),
-                        [h, kv],
-                        bk.as_deref().map(|b| rot(b, config.num_kv_heads)),
-                        device,
-                    ),
-                    k: linear(wk, [h, kv], bk, device),
-                    v: linear(transpose(&wv, kv, h), [h, kv], bv, device),
-                    out: linear(transpose(&wo, h, q), [q, h], None, device),
-                },
-                config.num_heads,
-                config.num_kv_heads,
-                d,
-            );
-            let mlp = Mlp::new(
-                linear(transpose(&wg, f, h), [h, f], None, device),
-                linear(transpose(&wu, f, h), [h, f], None, device),
-                linear(transpose(&wd, h, f), [f, h], None, device),
-            );
-            blocks.push(Block {
-                attn_norm: RmsNorm::new(vector(attn_norm, device), config.rms_norm_eps),
-                attn,
-                mlp_norm: RmsNorm::new(vector(mlp_norm, device), config.rms_norm_eps),
-                mlp,
-            });
-        }
-        let norm = get("model.norm.weight".into(), &[h])?;
-        let head = if config.tie_embeddings {
-            matrix_in_out(&embed, v, h, device)
-        } else {
-            matrix_in_out(&get("lm_head.weight".into(), &[v, h])?, v, h, device)
-        };
-        Ok(Self {
-            embed: Param::from_tensor(Tensor::from_data(TensorData::new(embed, [v, h]), device)),
-            blocks,
-            norm: RmsNorm::new(vector(norm, device), config.rms_norm_eps),
-            head: Param::from_tensor(head),
-            rope: Rope::new(d, config.max_seq_len, config.rope_theta),
-            num_heads: config.num_heads,
-            num_kv_heads: config.num_kv_heads,
-        })
-    }
-
     /// Runs `tokens` on top of `cache` (which they extend) and returns the final-normed
     /// hidden state of every new position; [`Transformer::logits`] turns chosen rows into
     /// logits.
@@ -331,68 +221,28 @@ impl<B: Backend> Transformer<B> {
     pub fn new_cache(&self) -> KvCache<B> {
         KvCache::new(self.num_layers())
     }
-}
 
-impl LlamaConfig {
-    /// A decoder of these sizes with deterministic pseudo-random weights (seed 0); see
-    /// [`MemoryWeights::random`].
-    ///
-    /// # Panics
-    ///
-    /// When the configuration is inconsistent ([`LlamaConfig::validate`]).
-    pub fn init<B: Backend>(&self, device: &B::Device) -> Transformer<B> {
-        self.init_with_seed(0, device)
-    }
-
-    /// Like [`LlamaConfig::init`], from weights drawn with `seed`.
-    ///
-    /// # Panics
-    ///
-    /// When the configuration is inconsistent ([`LlamaConfig::validate`]).
-    pub fn init_with_seed<B: Backend>(&self, seed: u64, device: &B::Device) -> Transformer<B> {
-        let mut weights = MemoryWeights::random(self, seed);
-        match Transformer::from_weights(self, &mut weights, device) {
-            Ok(t) => t,
-            Err(e) => panic!("cannot initialise the model: {e}"),
+    /// The linear layer a LoRA adapter's `module` of block `layer` updates; `None` when
+    /// there is no such block.
+    pub(crate) fn linear_mut(
+        &mut self,
+        layer: usize,
+        module: LoraModule,
+    ) -> Option<&mut Linear<B>> {
+        let block = self.blocks.get_mut(layer)?;
+        match block.attn.linear_mut(module) {
+            Some(linear) => Some(linear),
+            None => block.mlp.linear_mut(module),
         }
     }
-}
-
-/// A linear layer from an `[in, out]` row-major weight and an optional bias.
-fn linear<B: Backend>(
-    w: Vec<f32>,
-    shape: [usize; 2],
-    bias: Option<Vec<f32>>,
-    device: &B::Device,
-) -> Linear<B> {
-    Linear::new(
-        Tensor::from_data(TensorData::new(w, shape), device),
-        bias.map(|b| vector(b, device)),
-    )
-}
-
-/// A `[rows, cols]` (out, in) matrix as a contiguous `[cols, rows]` (in, out) tensor.
-fn matrix_in_out<B: Backend>(
-    data: &[f32],
-    rows: usize,
-    cols: usize,
-    device: &B::Device,
-) -> Tensor<B, 2> {
-    Tensor::from_data(
-        TensorData::new(transpose(data, rows, cols), [cols, rows]),
-        device,
-    )
-}
-
-fn vector<B: Backend>(data: Vec<f32>, device: &B::Device) -> Tensor<B, 1> {
-    let n = data.len();
-    Tensor::from_data(TensorData::new(data, [n]), device)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::LlamaConfig;
     use crate::tests::{assert_close, TestBackend};
+    use crate::weights::MemoryWeights;
 
     fn tiny() -> LlamaConfig {
         LlamaConfig::new(40, 16, 24, 2, 4, 2).with_max_seq_len(32)

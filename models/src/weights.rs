@@ -147,10 +147,30 @@ pub fn canonical_tensors(config: &LlamaConfig) -> Vec<(String, Vec<usize>)> {
     out
 }
 
-/// Rows of a query or key projection, per head, from interleaved rotary pairs (GGUF's
-/// `llama` layout: row `2j + t` of a head) to rotary halves (Hugging Face's: row
-/// `t * d/2 + j`). `data` is `[heads * head_dim, cols]`, row-major.
-pub(crate) fn unpermute_rotary_rows(data: &[f32], heads: usize, cols: usize) -> Vec<f32> {
+/// How a query or key projection orders the rows of each head.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RotaryRows {
+    /// Rotary halves, Hugging Face's (canonical) order: row `t * d/2 + j`.
+    Halves,
+    /// Interleaved rotary pairs, GGUF's `llama` order: row `2j + t`.
+    #[cfg_attr(
+        not(test),
+        allow(
+            dead_code,
+            reason = "only the tests write GGUF files, which use this order"
+        )
+    )]
+    Interleaved,
+}
+
+/// The rows of a query or key projection, `[heads * head_dim, cols]` row-major, put in
+/// order `to` from the other order.
+pub(crate) fn permute_rotary_rows(
+    data: &[f32],
+    heads: usize,
+    cols: usize,
+    to: RotaryRows,
+) -> Vec<f32> {
     let rows = data.len() / cols.max(1);
     let d = rows / heads.max(1);
     let half = d / 2;
@@ -158,8 +178,12 @@ pub(crate) fn unpermute_rotary_rows(data: &[f32], heads: usize, cols: usize) -> 
     for head in 0..heads {
         for j in 0..half {
             for t in 0..2 {
-                let src = (head * d + 2 * j + t) * cols;
-                let dst = (head * d + t * half + j) * cols;
+                let halves = (head * d + t * half + j) * cols;
+                let interleaved = (head * d + 2 * j + t) * cols;
+                let (src, dst) = match to {
+                    RotaryRows::Halves => (interleaved, halves),
+                    RotaryRows::Interleaved => (halves, interleaved),
+                };
                 out[dst..dst + cols].copy_from_slice(&data[src..src + cols]);
             }
         }
@@ -218,21 +242,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unpermute_inverts_the_gguf_permutation() {
-        // llama.cpp: reshape(heads, 2, d/2, cols).swapaxes(1, 2): HF row t*d/2+j -> 2j+t.
+    fn rotary_rows_move_between_halves_and_pairs() {
+        // One head of width 4, one column: halves (a0, a1 | b0, b1) pair up as
+        // (a0, b0), (a1, b1).
+        let halves = [1.0, 2.0, 10.0, 20.0];
+        let interleaved = permute_rotary_rows(&halves, 1, 1, RotaryRows::Interleaved);
+        assert_eq!(interleaved, [1.0, 10.0, 2.0, 20.0]);
+        assert_eq!(
+            permute_rotary_rows(&interleaved, 1, 1, RotaryRows::Halves),
+            halves
+        );
         let (heads, d, cols) = (2, 4, 3);
-        let hf: Vec<f32> = (0..heads * d * cols).map(|x| x as f32).collect();
-        let mut gguf = vec![0.0; hf.len()];
-        for h in 0..heads {
-            for t in 0..2 {
-                for j in 0..d / 2 {
-                    let src = (h * d + t * d / 2 + j) * cols;
-                    let dst = (h * d + 2 * j + t) * cols;
-                    gguf[dst..dst + cols].copy_from_slice(&hf[src..src + cols]);
-                }
-            }
-        }
-        assert_eq!(unpermute_rotary_rows(&gguf, heads, cols), hf);
+        let data: Vec<f32> = (0..heads * d * cols).map(|x| x as f32).collect();
+        let there = permute_rotary_rows(&data, heads, cols, RotaryRows::Interleaved);
+        assert_ne!(there, data);
+        assert_eq!(
+            permute_rotary_rows(&there, heads, cols, RotaryRows::Halves),
+            data
+        );
     }
 
     #[test]

@@ -5,13 +5,11 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 
-use bip::models::backend::Cpu;
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::{
-    resolve_model, LanguageModel, ModelInfo, PrefixCache, ScoreOptions, ScoreRequest,
+    resolve_model, BackendTask, Device, LanguageModel, ModelInfo, PrefixCache, ScoreOptions,
+    ScoreRequest,
 };
-
-use super::lm_load::Device;
 
 /// Arguments of `bip lm`.
 #[derive(Debug, Args)]
@@ -36,8 +34,8 @@ struct ModelArgs {
     /// scripts/fetch-models.sh).
     #[arg(long)]
     model: String,
-    /// Where to run the model.
-    #[arg(long, value_enum, default_value_t = Device::Cpu)]
+    /// Where to run the model: cpu, cuda (the first GPU) or cuda:N.
+    #[arg(long, default_value_t = Device::Cpu)]
     device: Device,
     /// A PEFT LoRA adapter folder (adapter_config.json, adapter_model.safetensors) merged
     /// into the model's weights at load.
@@ -95,24 +93,25 @@ struct InspectArgs {
 pub fn run(args: &LmArgs) -> anyhow::Result<ExitCode> {
     match &args.command {
         LmCommand::Inspect(a) => inspect(a),
-        LmCommand::Score(a) => match a.model.device {
-            Device::Cpu => score::<Cpu>(a, &Default::default()),
-            Device::Cuda => {
-                #[cfg(feature = "cuda")]
-                return score::<bip::models::backend::Cuda>(a, &Default::default());
-                #[cfg(not(feature = "cuda"))]
-                Err(super::lm_load::no_cuda())
-            }
-        },
-        LmCommand::Generate(a) => match a.model.device {
-            Device::Cpu => generate::<Cpu>(a, &Default::default()),
-            Device::Cuda => {
-                #[cfg(feature = "cuda")]
-                return generate::<bip::models::backend::Cuda>(a, &Default::default());
-                #[cfg(not(feature = "cuda"))]
-                Err(super::lm_load::no_cuda())
-            }
-        },
+        LmCommand::Score(a) => a.model.device.run(OnModel::Score(a))?,
+        LmCommand::Generate(a) => a.model.device.run(OnModel::Generate(a))?,
+    }
+}
+
+/// A subcommand that runs a model, for the backend of its `--device`.
+enum OnModel<'a> {
+    Score(&'a ScoreArgs),
+    Generate(&'a GenerateArgs),
+}
+
+impl BackendTask for OnModel<'_> {
+    type Output = anyhow::Result<ExitCode>;
+
+    fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
+        match self {
+            Self::Score(a) => score::<B>(a, device),
+            Self::Generate(a) => generate::<B>(a, device),
+        }
     }
 }
 

@@ -11,7 +11,9 @@ use bip::engine::{
     TextScorer, TokenReduction, DEFAULT_BETA,
 };
 
-use super::lm_load::{self, Device};
+use bip::models::Device;
+
+use super::lm_load;
 
 /// Which model of the agent scores its actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -79,8 +81,8 @@ pub struct PolicyArgs {
     /// Weak-to-strong steering strength α in s_L + α (s_E − s_N).
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     alpha: f64,
-    /// Where language models run.
-    #[arg(long, value_enum, default_value_t = Device::Cpu)]
+    /// Where language models run: `cpu`, `cuda` or `cuda:N`.
+    #[arg(long, default_value_t = Device::Cpu)]
     device: Device,
     /// How token log-probabilities become an action's score.
     #[arg(long, value_enum, default_value_t = ReductionArg::Mean)]

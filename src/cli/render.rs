@@ -12,6 +12,15 @@ pub fn report(episodes: &[Episode], report: &Report) -> String {
     for (episode, e) in episodes.iter().zip(&report.episodes) {
         let source = e.source.as_deref().unwrap_or("-");
         let _ = writeln!(out, "{} ({source}), policy {}", e.id, e.policy);
+        if !e.readings.is_empty() {
+            let shares: Vec<String> = e.readings.iter().map(|p| format!("{p:.3}")).collect();
+            let _ = writeln!(
+                out,
+                "  {} readings of where things start, weighed by the actions: {}",
+                e.readings.len(),
+                shares.join(", ")
+            );
+        }
         for step in &e.trace {
             let mut goals: Vec<(&String, &f64)> = step.goals.iter().collect();
             goals.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));

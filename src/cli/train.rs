@@ -1,26 +1,16 @@
 //! `bip train`: post-train a LoRA adapter on (prompt, action) pairs.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::io::write_atomically;
-use bip::models::backend::Cpu;
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::lora::ADAPTER_WEIGHTS;
-use bip::models::train::split_indices;
-use bip::models::{
-    resolve_model, Autodiff, LoraModule, LoraTrainer, TextPair, TrainEvent, TrainOptions,
-};
-
-use super::lm_load::Device;
-
-/// The training log written into the output folder.
-const LOG: &str = "training_log.jsonl";
+use bip::models::train::{RunProgress, RunSummary, TRAINING_LOG};
+use bip::models::{Autodiff, BackendTask, Device, LoraModule, TrainEvent, TrainOptions, TrainRun};
 
 /// Arguments of `bip train`.
 #[derive(Debug, Args)]
@@ -73,27 +63,18 @@ pub struct TrainArgs {
     /// and `training_log.jsonl`.
     #[arg(long)]
     out: PathBuf,
-    /// Where to train.
-    #[arg(long, value_enum, default_value = "cpu")]
+    /// Where to train: cpu, cuda (the first GPU) or cuda:N.
+    #[arg(long, default_value_t = Device::Cpu)]
     device: Device,
 }
 
 /// Runs `bip train`.
 pub fn run(args: &TrainArgs) -> anyhow::Result<ExitCode> {
-    let options = options(args)?;
-    match args.device {
-        Device::Cpu => train::<Cpu>(args, &options, &Default::default()),
-        Device::Cuda => {
-            #[cfg(feature = "cuda")]
-            return train::<bip::models::backend::Cuda>(args, &options, &Default::default());
-            #[cfg(not(feature = "cuda"))]
-            Err(super::lm_load::no_cuda())
-        }
-    }
+    args.device.run(Train(&train_run(args)?))?
 }
 
-/// The run's hyper-parameters, checked.
-fn options(args: &TrainArgs) -> anyhow::Result<TrainOptions> {
+/// The run the flags describe, checked.
+fn train_run(args: &TrainArgs) -> anyhow::Result<TrainRun> {
     if !(0.0..1.0).contains(&args.validation_fraction) {
         bail!(
             "--validation-fraction: {} is not a share in [0, 1)",
@@ -121,110 +102,46 @@ fn options(args: &TrainArgs) -> anyhow::Result<TrainOptions> {
                 })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(TrainOptions {
-        rank: args.rank,
-        alpha: args.alpha,
-        targets,
-        learning_rate: args.lr,
-        epochs: args.epochs,
-        batch_size: args.batch,
-        warmup: args.warmup,
-        weight_decay: args.weight_decay,
-        seed: args.seed,
-        ..TrainOptions::default()
+    Ok(TrainRun {
+        base: args.base.clone(),
+        data: args.data.clone(),
+        validation: args.validation.clone(),
+        validation_fraction: args.validation_fraction,
+        limit: args.limit,
+        options: TrainOptions {
+            rank: args.rank,
+            alpha: args.alpha,
+            targets,
+            learning_rate: args.lr,
+            epochs: args.epochs,
+            batch_size: args.batch,
+            warmup: args.warmup,
+            weight_decay: args.weight_decay,
+            seed: args.seed,
+            ..TrainOptions::default()
+        },
+        out: args.out.clone(),
     })
 }
 
-fn train<B: Backend>(
-    args: &TrainArgs,
-    options: &TrainOptions,
-    device: &B::Device,
-) -> anyhow::Result<ExitCode> {
-    let started = Instant::now();
-    let data = TextPair::read_jsonl(&args.data)?;
-    let (mut train_pairs, validation_pairs) = match &args.validation {
-        Some(path) => (data, TextPair::read_jsonl(path)?),
-        None => {
-            let (train, held) = split_indices(data.len(), args.validation_fraction, args.seed);
-            let pick = |ix: &[usize]| ix.iter().map(|&i| data[i].clone()).collect::<Vec<_>>();
-            (pick(&train), pick(&held))
-        }
-    };
-    if let Some(limit) = args.limit {
-        train_pairs.truncate(limit.max(1));
+/// A run on the backend of `--device`.
+struct Train<'a>(&'a TrainRun);
+
+impl BackendTask for Train<'_> {
+    type Output = anyhow::Result<ExitCode>;
+
+    fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
+        let mut progress = ProgressLine::new();
+        let summary = self.0.run::<Autodiff<B>>(device, &mut |p| progress.show(p));
+        progress.finish();
+        report(self.0, &summary?);
+        Ok(ExitCode::SUCCESS)
     }
-    let path = resolve_model(&args.base)?;
-    let trainer = LoraTrainer::<Autodiff<B>>::load(&path, device)
-        .with_context(|| format!("loading base model {}", path.display()))?;
-    let train_set = trainer
-        .encode(&train_pairs)
-        .with_context(|| format!("tokenizing the training pairs of {}", args.data.display()))?;
-    let validation_set = trainer
-        .encode(&validation_pairs)
-        .context("tokenizing the validation pairs")?;
-    let tokens: usize = train_set.iter().map(|e| e.tokens.len()).sum();
-    eprintln!(
-        "bip: training a rank-{} LoRA adapter on {} on {} pairs ({tokens} tokens), validating on {}",
-        options.rank,
-        path.display(),
-        train_set.len(),
-        validation_set.len()
-    );
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("creating {}", args.out.display()))?;
-    let log_path = args.out.join(LOG);
-    let mut log = vec![serde_json::json!({
-        "event": "config",
-        "base": path.display().to_string(),
-        "data": args.data.display().to_string(),
-        "train_pairs": train_set.len(),
-        "validation_pairs": validation_set.len(),
-        "rank": options.rank,
-        "alpha": options.alpha,
-        "learning_rate": options.learning_rate,
-        "epochs": options.epochs,
-        "batch": options.batch_size,
-        "targets": options.targets.iter().map(|m| m.peft_name()).collect::<Vec<_>>(),
-        "warmup": options.warmup,
-        "weight_decay": options.weight_decay,
-        "seed": options.seed,
-    })
-    .to_string()];
-    let mut progress = ProgressLine::new();
-    let mut log_error = None;
-    let outcome = trainer.train(&train_set, &validation_set, options, &mut |event| {
-        progress.show(event);
-        if let Ok(line) = serde_json::to_string(event) {
-            log.push(line);
-        }
-        // The log is rewritten whole after each epoch, so that it is never half a line.
-        if matches!(event, TrainEvent::Epoch { .. }) {
-            if let Err(e) = write_log(&log_path, &log) {
-                log_error.get_or_insert(e);
-            }
-        }
-    })?;
-    progress.finish();
-    if let Some(e) = log_error {
-        return Err(e);
-    }
-    outcome
-        .adapter
-        .save(&args.out)
-        .with_context(|| format!("writing the adapter to {}", args.out.display()))?;
-    let seconds = started.elapsed().as_secs_f64();
-    log.push(
-        serde_json::json!({
-            "event": "done",
-            "steps": outcome.steps,
-            "best_epoch": outcome.best_epoch,
-            "base_validation_loss": outcome.base_validation_loss,
-            "best_validation_loss": outcome.best_validation_loss,
-            "seconds": seconds,
-        })
-        .to_string(),
-    );
-    write_log(&log_path, &log)?;
+}
+
+/// The closing lines on standard error.
+fn report(run: &TrainRun, summary: &RunSummary) {
+    let (outcome, seconds) = (&summary.outcome, summary.seconds);
     match (outcome.base_validation_loss, outcome.best_validation_loss) {
         (Some(base), Some(best)) => eprintln!(
             "bip: {} steps in {seconds:.0}s; validation loss {base:.4} (base) -> {best:.4} (epoch {})",
@@ -233,18 +150,9 @@ fn train<B: Backend>(
         _ => eprintln!("bip: {} steps in {seconds:.0}s", outcome.steps),
     }
     eprintln!(
-        "bip: wrote the adapter ({}) and {LOG} to {}",
-        ADAPTER_WEIGHTS,
-        args.out.display()
+        "bip: wrote the adapter ({ADAPTER_WEIGHTS}) and {TRAINING_LOG} to {}",
+        run.out.display()
     );
-    Ok(ExitCode::SUCCESS)
-}
-
-fn write_log(path: &Path, lines: &[String]) -> anyhow::Result<()> {
-    let mut text = lines.join("\n");
-    text.push('\n');
-    write_atomically(path, text.as_bytes())?;
-    Ok(())
 }
 
 /// A one-line progress display with the loss, on standard error, only on a terminal.
@@ -261,10 +169,21 @@ impl ProgressLine {
         }
     }
 
-    fn show(&mut self, event: &TrainEvent) {
-        if !self.visible {
-            return;
+    fn show(&mut self, progress: RunProgress<'_>) {
+        match progress {
+            RunProgress::Started {
+                config,
+                train_tokens,
+            } => eprintln!(
+                "bip: training a rank-{} LoRA adapter on {} on {} pairs ({train_tokens} tokens), validating on {}",
+                config.rank, config.base, config.train_pairs, config.validation_pairs
+            ),
+            RunProgress::Event(event) if self.visible => self.draw(event),
+            _ => {}
         }
+    }
+
+    fn draw(&mut self, event: &TrainEvent) {
         let mut err = std::io::stderr().lock();
         match event {
             TrainEvent::Step {

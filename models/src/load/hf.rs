@@ -125,6 +125,28 @@ pub fn config_from_hf(dir: &Path) -> Result<LlamaConfig> {
     Ok(config)
 }
 
+/// The text of a Hugging Face Llama `config.json` describing `config`: what
+/// [`config_from_hf`] reads back as `config` (for writing a model as a folder).
+pub fn config_to_hf(config: &LlamaConfig) -> String {
+    serde_json::json!({
+        "architectures": ["LlamaForCausalLM"],
+        "model_type": "llama",
+        "vocab_size": config.vocab_size,
+        "hidden_size": config.hidden_size,
+        "intermediate_size": config.intermediate_size,
+        "num_hidden_layers": config.num_layers,
+        "num_attention_heads": config.num_heads,
+        "num_key_value_heads": config.num_kv_heads,
+        "rope_theta": config.rope_theta,
+        "rms_norm_eps": config.rms_norm_eps,
+        "max_position_embeddings": config.max_seq_len,
+        "tie_word_embeddings": config.tie_embeddings,
+        "attention_bias": config.attention_bias,
+        "hidden_act": "silu",
+    })
+    .to_string()
+}
+
 /// The model type named in `dir/config.json` (`llama` when absent).
 pub(crate) fn model_type(dir: &Path) -> Option<String> {
     let text = std::fs::read_to_string(dir.join("config.json")).ok()?;

@@ -83,82 +83,14 @@ impl SafetensorsFile {
     pub fn open(path: &Path) -> Result<Self> {
         let mut file = File::open(path).map_err(|e| ModelError::io(path, e))?;
         let len = file.metadata().map_err(|e| ModelError::io(path, e))?.len();
-        let truncated = |what: &str, needed: u64| ModelError::Truncated {
-            path: path.to_path_buf(),
-            what: what.to_string(),
-            needed,
-            len,
-        };
-        if len < 8 {
-            return Err(truncated("the header length", 8));
-        }
-        let mut n = [0u8; 8];
-        file.read_exact(&mut n)
-            .map_err(|e| ModelError::io(path, e))?;
-        let n = u64::from_le_bytes(n);
-        if n > MAX_HEADER {
-            return Err(ModelError::format(
-                path,
-                format!("header of {n} bytes is too large"),
-            ));
-        }
-        if 8 + n > len {
-            return Err(truncated("the JSON header", 8 + n));
-        }
-        let mut header = vec![0u8; n as usize];
-        file.read_exact(&mut header)
-            .map_err(|e| ModelError::io(path, e))?;
-        let json: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&header)
-            .map_err(|e| ModelError::format(path, format!("header is not a JSON object: {e}")))?;
-        let data_start = 8 + n;
-        let data_len = len - data_start;
+        let (json, data_start) = read_header(&mut file, path, len)?;
         let mut tensors = BTreeMap::new();
         for (name, entry) in json {
             if name == "__metadata__" {
                 continue;
             }
-            let info: RawInfo = serde_json::from_value(entry).map_err(|e| {
-                ModelError::tensor(path, &name, format!("malformed header entry: {e}"))
-            })?;
-            let (start, end) = (info.data_offsets[0], info.data_offsets[1]);
-            if start > end {
-                return Err(ModelError::tensor(
-                    path,
-                    &name,
-                    format!("data offsets [{start}, {end}] are reversed"),
-                ));
-            }
-            if end > data_len {
-                return Err(truncated(&format!("tensor `{name}`"), data_start + end));
-            }
-            if let Some(dt) = StDtype::parse(&info.dtype) {
-                let elements = info
-                    .shape
-                    .iter()
-                    .try_fold(1usize, |a, &d| a.checked_mul(d))
-                    .unwrap_or(usize::MAX);
-                let expected = elements.saturating_mul(dt.size()) as u64;
-                if end - start != expected {
-                    return Err(ModelError::tensor(
-                        path,
-                        &name,
-                        format!(
-                            "{} bytes of data for {} shape {:?} ({expected} bytes)",
-                            end - start,
-                            info.dtype,
-                            info.shape
-                        ),
-                    ));
-                }
-            }
-            tensors.insert(
-                name,
-                StTensorInfo {
-                    dtype: info.dtype,
-                    shape: info.shape,
-                    range: (start, end),
-                },
-            );
+            let info = tensor_info(path, &name, entry, (data_start, len))?;
+            tensors.insert(name, info);
         }
         Ok(Self {
             path: path.to_path_buf(),
@@ -222,6 +154,100 @@ impl SafetensorsFile {
     }
 }
 
+/// The error for a file of `len` bytes that ends before `what`, which needs `needed`.
+fn truncated(path: &Path, len: u64, what: &str, needed: u64) -> ModelError {
+    ModelError::Truncated {
+        path: path.to_path_buf(),
+        what: what.to_string(),
+        needed,
+        len,
+    }
+}
+
+/// Reads the JSON header of the safetensors file `file` (`len` bytes) and returns it with
+/// the offset where the tensor data start.
+fn read_header(
+    file: &mut File,
+    path: &Path,
+    len: u64,
+) -> Result<(serde_json::Map<String, serde_json::Value>, u64)> {
+    if len < 8 {
+        return Err(truncated(path, len, "the header length", 8));
+    }
+    let mut n = [0u8; 8];
+    file.read_exact(&mut n)
+        .map_err(|e| ModelError::io(path, e))?;
+    let n = u64::from_le_bytes(n);
+    if n > MAX_HEADER {
+        return Err(ModelError::format(
+            path,
+            format!("header of {n} bytes is too large"),
+        ));
+    }
+    if 8 + n > len {
+        return Err(truncated(path, len, "the JSON header", 8 + n));
+    }
+    let mut header = vec![0u8; n as usize];
+    file.read_exact(&mut header)
+        .map_err(|e| ModelError::io(path, e))?;
+    let json = serde_json::from_slice(&header)
+        .map_err(|e| ModelError::format(path, format!("header is not a JSON object: {e}")))?;
+    Ok((json, 8 + n))
+}
+
+/// The header entry `entry` of tensor `name`, checked against the data, which span
+/// `data_start..len` of the file.
+fn tensor_info(
+    path: &Path,
+    name: &str,
+    entry: serde_json::Value,
+    (data_start, len): (u64, u64),
+) -> Result<StTensorInfo> {
+    let info: RawInfo = serde_json::from_value(entry)
+        .map_err(|e| ModelError::tensor(path, name, format!("malformed header entry: {e}")))?;
+    let (start, end) = (info.data_offsets[0], info.data_offsets[1]);
+    if start > end {
+        return Err(ModelError::tensor(
+            path,
+            name,
+            format!("data offsets [{start}, {end}] are reversed"),
+        ));
+    }
+    if end > len - data_start {
+        return Err(truncated(
+            path,
+            len,
+            &format!("tensor `{name}`"),
+            data_start + end,
+        ));
+    }
+    if let Some(dt) = StDtype::parse(&info.dtype) {
+        let elements = info
+            .shape
+            .iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+            .unwrap_or(usize::MAX);
+        let expected = elements.saturating_mul(dt.size()) as u64;
+        if end - start != expected {
+            return Err(ModelError::tensor(
+                path,
+                name,
+                format!(
+                    "{} bytes of data for {} shape {:?} ({expected} bytes)",
+                    end - start,
+                    info.dtype,
+                    info.shape
+                ),
+            ));
+        }
+    }
+    Ok(StTensorInfo {
+        dtype: info.dtype,
+        shape: info.shape,
+        range: (start, end),
+    })
+}
+
 #[derive(serde::Deserialize)]
 struct RawInfo {
     dtype: String,
@@ -244,6 +270,15 @@ pub fn write_safetensors(
     dtype: StDtype,
     tensors: &[(&str, &[usize], &[f32])],
 ) -> std::io::Result<()> {
+    std::fs::write(path, safetensors_bytes(dtype, tensors))
+}
+
+/// The bytes of a safetensors file holding `tensors`, as [`write_safetensors`] writes them.
+///
+/// # Panics
+///
+/// When a tensor's values do not fill its shape.
+pub(crate) fn safetensors_bytes(dtype: StDtype, tensors: &[(&str, &[usize], &[f32])]) -> Vec<u8> {
     let mut header = serde_json::Map::new();
     let mut data = Vec::new();
     for (name, shape, values) in tensors {
@@ -265,14 +300,14 @@ pub fn write_safetensors(
             serde_json::json!({"dtype": dtype.name(), "shape": shape, "data_offsets": [start, data.len()]}),
         );
     }
-    let mut json = serde_json::to_vec(&header).map_err(std::io::Error::other)?;
-    while json.len() % 8 != 0 {
+    let mut json = serde_json::Value::Object(header).to_string().into_bytes();
+    while !json.len().is_multiple_of(8) {
         json.push(b' ');
     }
     let mut out = (json.len() as u64).to_le_bytes().to_vec();
     out.extend(json);
     out.extend(data);
-    std::fs::write(path, out)
+    out
 }
 
 #[cfg(test)]

@@ -2,33 +2,14 @@
 
 use std::path::Path;
 
-use burn::tensor::{Int, Tensor, TensorData};
-
 use crate::load::gguf::{dequantize, GgmlType, GgufFile};
+use crate::load::hf::{config_from_hf, config_to_hf};
 use crate::tests::TestBackend;
-use crate::testutil::{temp_dir, tiny_config, write_tiny_gguf, write_tiny_hf};
+use crate::testutil::{logits, max_diff, temp_dir, tiny_config, write_tiny_gguf, write_tiny_hf};
 use crate::{LanguageModel, LlamaConfig, MemoryWeights, ModelInfo, Transformer};
 
-/// Logits at every position of `ids`, flattened.
-fn logits(model: &Transformer<TestBackend>, ids: &[u32]) -> Vec<f32> {
-    let n = ids.len();
-    let v: Vec<i32> = ids.iter().map(|&t| t as i32).collect();
-    let t = Tensor::<TestBackend, 1, Int>::from_data(TensorData::new(v, [n]), &Default::default());
-    let h = model.forward(t.reshape([1, n]), &mut model.new_cache());
-    model
-        .logits(h.reshape([n, model.hidden_size()]))
-        .into_data()
-        .to_vec()
-        .unwrap()
-}
-
 fn assert_all_close(a: &[f32], b: &[f32], tol: f32) {
-    assert_eq!(a.len(), b.len());
-    let worst = a
-        .iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max);
+    let worst = max_diff(a, b);
     assert!(worst <= tol, "largest difference {worst} exceeds {tol}");
 }
 
@@ -162,6 +143,20 @@ fn hf_folder_matches_the_gguf_file() {
     let info = from_hf.info();
     assert_eq!(info.format, "safetensors (2 files)");
     assert_eq!(info.tokenizer.chat_template, "chatml");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_written_config_reads_back() {
+    let dir = temp_dir("hf-config");
+    let other = tiny_config()
+        .with_attention_bias(true)
+        .with_tie_embeddings(false)
+        .with_rms_norm_eps(1e-6);
+    for config in [tiny_config(), other] {
+        std::fs::write(dir.join("config.json"), config_to_hf(&config)).unwrap();
+        assert_eq!(config_from_hf(&dir).unwrap(), config);
+    }
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use super::config::{LoraConfig, LoraModule};
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
-use crate::load::safetensors::{write_safetensors, SafetensorsFile, StDtype};
+use crate::io::write_replacing;
+use crate::load::safetensors::{safetensors_bytes, SafetensorsFile, StDtype};
 use crate::weights::SplitMix64;
 
 /// The configuration file of a PEFT adapter folder.
@@ -117,6 +118,11 @@ impl LoraPair {
         &mut self.b
     }
 
+    /// `A` and `B`, mutable together (for an optimiser step).
+    pub(crate) fn factors_mut(&mut self) -> (&mut [f32], &mut [f32]) {
+        (&mut self.a, &mut self.b)
+    }
+
     /// The update's rank.
     pub fn rank(&self) -> usize {
         self.rank
@@ -213,81 +219,14 @@ impl LoraAdapter {
                 dir.display()
             )));
         }
-        let need = |name: &str| {
-            let path = dir.join(name);
-            if path.is_file() {
-                return Ok(path);
-            }
-            let hint = if name == ADAPTER_WEIGHTS && dir.join("adapter_model.bin").is_file() {
-                " (adapter_model.bin, a PyTorch pickle, is not read: save the adapter with safetensors)"
-            } else {
-                ""
-            };
-            Err(ModelError::NotFound(format!(
-                "{}: missing adapter file; a PEFT LoRA adapter folder holds {ADAPTER_CONFIG} and {ADAPTER_WEIGHTS}{hint}",
-                path.display()
-            )))
-        };
-        let config = LoraConfig::read(&need(ADAPTER_CONFIG)?)?;
-        let path = need(ADAPTER_WEIGHTS)?;
+        let config = LoraConfig::read(&adapter_file(dir, ADAPTER_CONFIG)?)?;
+        let path = adapter_file(dir, ADAPTER_WEIGHTS)?;
         let file = SafetensorsFile::open(&path)?;
-        let mut halves: BTreeMap<(usize, LoraModule), [Option<String>; 2]> = BTreeMap::new();
-        for name in file.tensors().keys() {
-            let (layer, module, half) = parse_name(name).ok_or_else(|| {
-                ModelError::tensor(
-                    &path,
-                    name,
-                    "not a LoRA weight of a decoder block's q, k, v, o, gate, up or down projection",
-                )
-            })?;
-            if !config.targets(module) {
-                return Err(ModelError::tensor(
-                    &path,
-                    name,
-                    format!("module {module} is not among the config's target_modules"),
-                ));
-            }
-            halves.entry((layer, module)).or_default()[half] = Some(name.clone());
-        }
+        let halves = halves(&file, &config)?;
         let mut adapter = Self::new(config);
-        adapter.origin = path.clone();
-        for ((layer, module), [a, b]) in halves {
-            let (a_name, b_name) = (pair_names(layer, module, 0), pair_names(layer, module, 1));
-            let missing = |name: String| ModelError::MissingTensor {
-                path: path.clone(),
-                name,
-            };
-            let a = a.ok_or_else(|| missing(a_name))?;
-            let b = b.ok_or_else(|| missing(b_name))?;
-            let shape = |n: &str| -> Result<[usize; 2]> {
-                match file.tensors()[n].shape.as_slice() {
-                    &[x, y] => Ok([x, y]),
-                    s => Err(ModelError::tensor(
-                        &path,
-                        n,
-                        format!("shape {s:?} is not a matrix"),
-                    )),
-                }
-            };
-            let (a_shape, b_shape) = (shape(&a)?, shape(&b)?);
-            let pair = LoraPair::checked(
-                &path,
-                (&a, &b),
-                file.read_f32(&a)?,
-                a_shape,
-                file.read_f32(&b)?,
-                b_shape,
-            )?;
-            if pair.rank != adapter.config.r {
-                return Err(ModelError::tensor(
-                    &path,
-                    &a,
-                    format!(
-                        "shape {a_shape:?} has rank {}, the config says r = {}",
-                        pair.rank, adapter.config.r
-                    ),
-                ));
-            }
+        adapter.origin = path;
+        for ((layer, module), names) in halves {
+            let pair = read_pair(&file, layer, module, names, adapter.config.r)?;
             adapter.pairs.insert((layer, module), pair);
         }
         Ok(adapter)
@@ -302,13 +241,7 @@ impl LoraAdapter {
     /// [`ModelError::Io`] naming the file that cannot be written.
     pub fn save(&self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).map_err(|e| ModelError::io(dir, e))?;
-        // Each file is written beside its final name and renamed over it, so that a reader
-        // never sees half a file.
-        let config = dir.join(ADAPTER_CONFIG);
-        let config_tmp = dir.join(format!(".{ADAPTER_CONFIG}.tmp"));
-        std::fs::write(&config_tmp, self.config.to_json())
-            .and_then(|()| std::fs::rename(&config_tmp, &config))
-            .map_err(|e| ModelError::io(&config, e))?;
+        write_replacing(&dir.join(ADAPTER_CONFIG), self.config.to_json().as_bytes())?;
         let names: Vec<[String; 2]> = self
             .pairs
             .keys()
@@ -321,11 +254,10 @@ impl LoraAdapter {
         }
         let refs: Vec<(&str, &[usize], &[f32])> =
             tensors.iter().map(|(n, s, d)| (*n, &s[..], *d)).collect();
-        let path = dir.join(ADAPTER_WEIGHTS);
-        let tmp = dir.join(format!(".{ADAPTER_WEIGHTS}.tmp"));
-        write_safetensors(&tmp, StDtype::F32, &refs)
-            .and_then(|()| std::fs::rename(&tmp, &path))
-            .map_err(|e| ModelError::io(&path, e))
+        write_replacing(
+            &dir.join(ADAPTER_WEIGHTS),
+            &safetensors_bytes(StDtype::F32, &refs),
+        )
     }
 
     /// The configuration.
@@ -379,6 +311,11 @@ impl LoraAdapter {
         self.pairs.iter().map(|(&(l, m), p)| (l, m, p))
     }
 
+    /// Every update, mutable, by layer then module.
+    pub fn pairs_mut(&mut self) -> impl Iterator<Item = (usize, LoraModule, &mut LoraPair)> {
+        self.pairs.iter_mut().map(|(&(l, m), p)| (l, m, p))
+    }
+
     /// Whether every update is zero (the adapted model equals the base model).
     pub fn is_zero(&self) -> bool {
         self.pairs.values().all(LoraPair::is_zero)
@@ -405,29 +342,109 @@ impl LoraAdapter {
             }
             let [d_out, d_in] = module.shape(model);
             let weight = module.weight_name(layer);
-            if p.d_in != d_in {
-                return Err(ModelError::tensor(
+            let misfit = |name: String, factor: &str, shape: [usize; 2], fit: [usize; 2]| {
+                ModelError::tensor(
                     &self.origin,
-                    a_name,
+                    name,
                     format!(
-                        "shape [{}, {}] does not fit the model: `{weight}` is [{d_out}, {d_in}], so lora_A must be [{}, {d_in}]",
-                        p.rank, p.d_in, p.rank
+                        "shape {shape:?} does not fit the model: `{weight}` is [{d_out}, {d_in}], so {factor} must be {fit:?}"
                     ),
-                ));
+                )
+            };
+            if p.d_in != d_in {
+                return Err(misfit(a_name, "lora_A", [p.rank, p.d_in], [p.rank, d_in]));
             }
             if p.d_out != d_out {
-                return Err(ModelError::tensor(
-                    &self.origin,
-                    b_name,
-                    format!(
-                        "shape [{}, {}] does not fit the model: `{weight}` is [{d_out}, {d_in}], so lora_B must be [{d_out}, {}]",
-                        p.d_out, p.rank, p.rank
-                    ),
-                ));
+                return Err(misfit(b_name, "lora_B", [p.d_out, p.rank], [d_out, p.rank]));
             }
         }
         Ok(())
     }
+}
+
+/// The file `name` of adapter folder `dir`, which must be there.
+fn adapter_file(dir: &Path, name: &str) -> Result<PathBuf> {
+    let path = dir.join(name);
+    if path.is_file() {
+        return Ok(path);
+    }
+    let hint = if name == ADAPTER_WEIGHTS && dir.join("adapter_model.bin").is_file() {
+        " (adapter_model.bin, a PyTorch pickle, is not read: save the adapter with safetensors)"
+    } else {
+        ""
+    };
+    Err(ModelError::NotFound(format!(
+        "{}: missing adapter file; a PEFT LoRA adapter folder holds {ADAPTER_CONFIG} and {ADAPTER_WEIGHTS}{hint}",
+        path.display()
+    )))
+}
+
+/// The names of the `A` and `B` tensors of each (layer, module), as far as found.
+type Halves = BTreeMap<(usize, LoraModule), [Option<String>; 2]>;
+
+/// The [`Halves`] `file` holds, each a LoRA weight of a module `config` targets.
+fn halves(file: &SafetensorsFile, config: &LoraConfig) -> Result<Halves> {
+    let mut halves = Halves::new();
+    for name in file.tensors().keys() {
+        let (layer, module, half) = parse_name(name).ok_or_else(|| {
+            ModelError::tensor(
+                file.path(),
+                name,
+                "not a LoRA weight of a decoder block's q, k, v, o, gate, up or down projection",
+            )
+        })?;
+        if !config.targets(module) {
+            return Err(ModelError::tensor(
+                file.path(),
+                name,
+                format!("module {module} is not among the config's target_modules"),
+            ));
+        }
+        halves.entry((layer, module)).or_default()[half] = Some(name.clone());
+    }
+    Ok(halves)
+}
+
+/// The pair of `module` in layer `layer` from its tensors `[a, b]` in `file`, both
+/// present, matrices, and of rank `r`.
+fn read_pair(
+    file: &SafetensorsFile,
+    layer: usize,
+    module: LoraModule,
+    [a, b]: [Option<String>; 2],
+    r: usize,
+) -> Result<LoraPair> {
+    let path = file.path();
+    let missing = |name: String| ModelError::MissingTensor {
+        path: path.to_path_buf(),
+        name,
+    };
+    let a = a.ok_or_else(|| missing(pair_names(layer, module, 0)))?;
+    let b = b.ok_or_else(|| missing(pair_names(layer, module, 1)))?;
+    let shape = |n: &str| -> Result<[usize; 2]> {
+        match file.tensors()[n].shape.as_slice() {
+            &[x, y] => Ok([x, y]),
+            s => Err(ModelError::tensor(
+                path,
+                n,
+                format!("shape {s:?} is not a matrix"),
+            )),
+        }
+    };
+    let (a_shape, b_shape) = (shape(&a)?, shape(&b)?);
+    let (a_data, b_data) = (file.read_f32(&a)?, file.read_f32(&b)?);
+    let pair = LoraPair::checked(path, (&a, &b), a_data, a_shape, b_data, b_shape)?;
+    if pair.rank != r {
+        return Err(ModelError::tensor(
+            path,
+            &a,
+            format!(
+                "shape {a_shape:?} has rank {}, the config says r = {r}",
+                pair.rank
+            ),
+        ));
+    }
+    Ok(pair)
 }
 
 /// PEFT's name of `A` (`half` 0) or `B` (`half` 1) of `module` in layer `layer`.

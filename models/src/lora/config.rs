@@ -76,6 +76,12 @@ impl LoraModule {
         format!("model.layers.{layer}.{}.weight", self.block_path())
     }
 
+    /// The canonical bias of this module in layer `layer` (query, key and value
+    /// projections have one when the model has attention biases).
+    pub fn bias_name(self, layer: usize) -> String {
+        format!("model.layers.{layer}.{}.bias", self.block_path())
+    }
+
     /// The weight's `[out, in]` shape in a model of `config`.
     pub fn shape(self, config: &LlamaConfig) -> [usize; 2] {
         let (h, f) = (config.hidden_size, config.intermediate_size);
@@ -168,84 +174,28 @@ impl LoraConfig {
         let text = std::fs::read_to_string(path).map_err(|e| ModelError::io(path, e))?;
         let raw: RawConfig = serde_json::from_str(&text)
             .map_err(|e| ModelError::format(path, format!("not an adapter config: {e}")))?;
-        let bad = |key: &str, problem: String| Err(ModelError::key(path, key, problem));
+        raw.check_supported(path)?;
         let missing = |key: &str| ModelError::MissingKey {
             path: path.to_path_buf(),
             key: key.into(),
         };
-        if let Some(t) = raw.peft_type.as_deref().filter(|t| *t != "LORA") {
-            return bad("peft_type", format!("`{t}` is not a LoRA adapter (LORA)"));
-        }
-        if raw.fan_in_fan_out == Some(true) {
-            return bad(
-                "fan_in_fan_out",
-                "true (Conv1D-style [in, out] weights) is not supported".into(),
-            );
-        }
-        if raw.use_dora == Some(true) {
-            return bad("use_dora", "DoRA adapters are not supported".into());
-        }
-        for (key, v) in [
-            ("rank_pattern", &raw.rank_pattern),
-            ("alpha_pattern", &raw.alpha_pattern),
-        ] {
-            if v.as_ref().is_some_and(non_empty) {
-                return bad(key, "per-module patterns are not supported".into());
-            }
-        }
-        if let Some(b) = raw.bias.as_deref().filter(|b| *b != "none") {
-            return bad(
-                "bias",
-                format!("`{b}`: adapters with biases are not supported"),
-            );
-        }
         let r = raw.r.ok_or_else(|| missing("r"))?;
         if r == 0 {
-            return bad("r", "rank 0".into());
+            return Err(ModelError::key(path, "r", "rank 0"));
         }
         let lora_alpha = raw.lora_alpha.ok_or_else(|| missing("lora_alpha"))?;
         if !lora_alpha.is_finite() {
-            return bad("lora_alpha", format!("{lora_alpha} is not finite"));
+            return Err(ModelError::key(
+                path,
+                "lora_alpha",
+                format!("{lora_alpha} is not finite"),
+            ));
         }
         let targets = raw
             .target_modules
             .ok_or_else(|| missing("target_modules"))?;
-        let names: Vec<String> = match targets {
-            serde_json::Value::String(s) if s == "all-linear" => LoraModule::ALL
-                .iter()
-                .map(|m| m.peft_name().to_string())
-                .collect(),
-            serde_json::Value::String(s) => {
-                return bad(
-                    "target_modules",
-                    format!("`{s}`: a regular expression is not supported; list the modules"),
-                )
-            }
-            serde_json::Value::Array(a) => a
-                .iter()
-                .map(|v| v.as_str().map(str::to_string))
-                .collect::<Option<_>>()
-                .ok_or_else(|| ModelError::key(path, "target_modules", "not a list of names"))?,
-            other => return bad("target_modules", format!("{other} is not a list of names")),
-        };
-        let mut modules = Vec::with_capacity(names.len());
-        for name in &names {
-            match LoraModule::from_peft_name(name) {
-                Some(m) => modules.push(m),
-                None => {
-                    let known: Vec<_> = LoraModule::ALL.iter().map(|m| m.peft_name()).collect();
-                    return bad(
-                        "target_modules",
-                        format!(
-                            "unknown target module `{name}` (bip applies {})",
-                            known.join(", ")
-                        ),
-                    );
-                }
-            }
-        }
         Ok(Self::new(r, lora_alpha)
-            .with_targets(&modules)
+            .with_targets(&target_modules(path, targets)?)
             .with_rslora(raw.use_rslora.unwrap_or(false))
             .with_base_model(raw.base_model_name_or_path))
     }
@@ -302,4 +252,72 @@ struct RawConfig {
     alpha_pattern: Option<serde_json::Value>,
     bias: Option<String>,
     base_model_name_or_path: Option<String>,
+}
+
+impl RawConfig {
+    /// Refuses the PEFT features bip does not apply.
+    fn check_supported(&self, path: &Path) -> Result<()> {
+        let bad = |key: &str, problem: String| Err(ModelError::key(path, key, problem));
+        if let Some(t) = self.peft_type.as_deref().filter(|t| *t != "LORA") {
+            return bad("peft_type", format!("`{t}` is not a LoRA adapter (LORA)"));
+        }
+        if self.fan_in_fan_out == Some(true) {
+            return bad(
+                "fan_in_fan_out",
+                "true (Conv1D-style [in, out] weights) is not supported".into(),
+            );
+        }
+        if self.use_dora == Some(true) {
+            return bad("use_dora", "DoRA adapters are not supported".into());
+        }
+        for (key, v) in [
+            ("rank_pattern", &self.rank_pattern),
+            ("alpha_pattern", &self.alpha_pattern),
+        ] {
+            if v.as_ref().is_some_and(non_empty) {
+                return bad(key, "per-module patterns are not supported".into());
+            }
+        }
+        match self.bias.as_deref().filter(|b| *b != "none") {
+            Some(b) => bad(
+                "bias",
+                format!("`{b}`: adapters with biases are not supported"),
+            ),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The modules `target_modules` names: a list of PEFT names, or `all-linear`.
+fn target_modules(path: &Path, targets: serde_json::Value) -> Result<Vec<LoraModule>> {
+    let bad = |problem: String| ModelError::key(path, "target_modules", problem);
+    let names: Vec<String> = match targets {
+        serde_json::Value::String(s) if s == "all-linear" => LoraModule::ALL
+            .iter()
+            .map(|m| m.peft_name().to_string())
+            .collect(),
+        serde_json::Value::String(s) => {
+            return Err(bad(format!(
+                "`{s}`: a regular expression is not supported; list the modules"
+            )))
+        }
+        serde_json::Value::Array(a) => a
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<_>>()
+            .ok_or_else(|| bad("not a list of names".into()))?,
+        other => return Err(bad(format!("{other} is not a list of names"))),
+    };
+    names
+        .iter()
+        .map(|name| {
+            LoraModule::from_peft_name(name).ok_or_else(|| {
+                let known: Vec<_> = LoraModule::ALL.iter().map(|m| m.peft_name()).collect();
+                bad(format!(
+                    "unknown target module `{name}` (bip applies {})",
+                    known.join(", ")
+                ))
+            })
+        })
+        .collect()
 }

@@ -8,6 +8,7 @@
 //! folders receive the same update.
 
 mod adapter;
+mod attach;
 mod config;
 mod merge;
 

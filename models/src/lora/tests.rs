@@ -2,33 +2,10 @@
 
 use std::path::Path;
 
-use burn::tensor::{Int, Tensor, TensorData};
-
 use super::*;
 use crate::tests::TestBackend;
-use crate::testutil::{temp_dir, tiny_config, write_tiny_gguf_and_hf};
+use crate::testutil::{logits, max_diff, temp_dir, tiny_config, write_tiny_gguf_and_hf};
 use crate::{LanguageModel, LlamaConfig, MemoryWeights, Transformer};
-
-/// Logits at every position of `ids`, flattened.
-fn logits(model: &Transformer<TestBackend>, ids: &[u32]) -> Vec<f32> {
-    let n = ids.len();
-    let v: Vec<i32> = ids.iter().map(|&t| t as i32).collect();
-    let t = Tensor::<TestBackend, 1, Int>::from_data(TensorData::new(v, [n]), &Default::default());
-    let h = model.forward(t.reshape([1, n]), &mut model.new_cache());
-    model
-        .logits(h.reshape([n, model.hidden_size()]))
-        .into_data()
-        .to_vec()
-        .unwrap()
-}
-
-fn max_diff(a: &[f32], b: &[f32]) -> f32 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max)
-}
 
 /// `truth` with `scale · B · A` added by a plain triple loop (independent of the merge).
 fn merged_by_hand(
@@ -119,6 +96,32 @@ fn zero_adapter_leaves_the_model_unchanged() {
         logits(adapted.transformer(), &IDS),
         logits(base.transformer(), &IDS)
     );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn branches_off_leave_the_base_and_on_equal_the_merged_weights() {
+    let dir = temp_dir("lora-branches");
+    let config = tiny_config();
+    let (gguf, _, truth) = write_tiny_gguf_and_hf(&dir, &config, 24);
+    let dev = Default::default();
+    let base = LanguageModel::<TestBackend>::load(&gguf, &dev).unwrap();
+    let base = base.transformer();
+    // Off: with B = 0 every branch adds exactly nothing.
+    let zero = LoraAdapter::init(&config, LoraConfig::new(4, 16.0), 1);
+    let (off, leaves) = base.with_branches(&zero, false).unwrap();
+    assert_eq!(leaves.len(), 2 * 7 * config.num_layers);
+    assert_eq!(logits(&off, &IDS), logits(base, &IDS));
+    // On: the branches compute what the weights with the update merged compute, query
+    // and key updates included (they reach the rotate-half twins too).
+    let adapter = LoraAdapter::random(&config, LoraConfig::new(4, 8.0), 5, 0.5);
+    let (on, _) = base.with_branches(&adapter, false).unwrap();
+    let mut by_hand = merged_by_hand(&config, &truth, &adapter);
+    let merged = Transformer::<TestBackend>::from_weights(&config, &mut by_hand, &dev).unwrap();
+    let on = logits(&on, &IDS);
+    let diff = max_diff(&on, &logits(&merged, &IDS));
+    assert!(diff < 1e-4, "branches vs merged: {diff}");
+    assert!(max_diff(&on, &logits(base, &IDS)) > 1e-2);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

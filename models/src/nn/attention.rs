@@ -9,6 +9,7 @@ use burn::tensor::{Bool, Tensor, TensorData};
 use super::linear::Linear;
 use super::rope;
 use crate::cache::LayerKv;
+use crate::lora::LoraModule;
 
 /// Self-attention: query/key/value projections (each with a rotate-half twin for the
 /// rotary embedding, see [`super::rope`]), causal softmax attention over the cached and
@@ -92,6 +93,18 @@ impl<B: Backend> Attention<B> {
         }
     }
 
+    /// The projection a LoRA adapter's `module` updates; `None` for a feed-forward module.
+    /// (A branch on the query or key projection reaches its rotate-half twin too.)
+    pub(crate) fn linear_mut(&mut self, module: LoraModule) -> Option<&mut Linear<B>> {
+        match module {
+            LoraModule::Q => Some(&mut self.q),
+            LoraModule::K => Some(&mut self.k),
+            LoraModule::V => Some(&mut self.v),
+            LoraModule::O => Some(&mut self.out),
+            LoraModule::Gate | LoraModule::Up | LoraModule::Down => None,
+        }
+    }
+
     /// Attends from the new positions to every cached position and to themselves,
     /// causally, and appends their keys and values to `kv`.
     ///
@@ -110,18 +123,10 @@ impl<B: Backend> Attention<B> {
         let (n, s) = (step.batch, step.seq);
         let (h, kvh, d) = (self.num_heads, self.num_kv_heads, self.head_dim);
         let g = h / kvh;
-        let q = rope::apply(
-            self.q.forward(x.clone()),
-            self.q_rot.forward(x.clone()),
-            &step.cos_q,
-            &step.sin_q,
-        );
-        let k = rope::apply(
-            self.k.forward(x.clone()),
-            self.k_rot.forward(x.clone()),
-            &step.cos_k,
-            &step.sin_k,
-        );
+        let (q, q_rot) = self.q.forward_with_twin(&self.q_rot, h, x.clone());
+        let q = rope::apply(q, q_rot, &step.cos_q, &step.sin_q);
+        let (k, k_rot) = self.k.forward_with_twin(&self.k_rot, kvh, x.clone());
+        let k = rope::apply(k, k_rot, &step.cos_k, &step.sin_k);
         let v = self.v.forward(x);
         // Query heads that share a key/value head are stacked along the query axis:
         // [kv_heads, batch, groups, seq, d].

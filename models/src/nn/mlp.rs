@@ -6,6 +6,7 @@ use burn::tensor::backend::Backend;
 use burn::tensor::Tensor;
 
 use super::linear::Linear;
+use crate::lora::LoraModule;
 
 /// `down(silu(gate(x)) * up(x))`.
 ///
@@ -26,6 +27,16 @@ impl<B: Backend> Mlp<B> {
     /// A layer from its three projections.
     pub(crate) fn new(gate: Linear<B>, up: Linear<B>, down: Linear<B>) -> Self {
         Self { gate, up, down }
+    }
+
+    /// The projection a LoRA adapter's `module` updates; `None` for an attention module.
+    pub(crate) fn linear_mut(&mut self, module: LoraModule) -> Option<&mut Linear<B>> {
+        match module {
+            LoraModule::Gate => Some(&mut self.gate),
+            LoraModule::Up => Some(&mut self.up),
+            LoraModule::Down => Some(&mut self.down),
+            LoraModule::Q | LoraModule::K | LoraModule::V | LoraModule::O => None,
+        }
     }
 
     /// # Shapes

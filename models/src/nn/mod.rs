@@ -1,7 +1,9 @@
-//! The decoder's layers: linear, RMSNorm, rotary embeddings, attention, SwiGLU.
+//! The decoder's layers: linear (with an optional LoRA branch), RMSNorm, rotary
+//! embeddings, attention, SwiGLU.
 
 pub(crate) mod attention;
 pub(crate) mod linear;
+pub(crate) mod lora;
 pub(crate) mod mlp;
 pub(crate) mod norm;
 pub(crate) mod rope;

@@ -4,6 +4,8 @@ use burn::module::{Module, Param};
 use burn::tensor::backend::Backend;
 use burn::tensor::Tensor;
 
+use super::linear::frozen;
+
 /// `y = x / sqrt(mean(x²) + eps) * w` over the last dimension.
 #[derive(Module, Debug)]
 pub(crate) struct RmsNorm<B: Backend> {
@@ -16,7 +18,7 @@ impl<B: Backend> RmsNorm<B> {
     /// A norm with gain `weight` (`[width]`).
     pub(crate) fn new(weight: Tensor<B, 1>, eps: f64) -> Self {
         Self {
-            weight: Param::from_tensor(weight),
+            weight: frozen(weight),
             eps,
         }
     }

@@ -10,18 +10,21 @@
 //! outputs ([`Rope::tables`]). Slicing and concatenating along a head's width, which costs
 //! a strided copy per operation on the CPU backend, is avoided.
 
+use std::sync::Arc;
+
 use burn::tensor::backend::Backend;
 use burn::tensor::{Tensor, TensorData};
 
 /// Host-side cosine and sine of every position below `max_len` and every frequency.
+/// Cloning is cheap (the tables are shared), as a model is cloned to attach LoRA branches.
 #[derive(Clone, Debug)]
 pub(crate) struct Rope {
     head_dim: usize,
     max_len: usize,
     /// `[max_len, head_dim]`, each half repeating the `d/2` frequencies.
-    cos: Vec<f32>,
+    cos: Arc<[f32]>,
     /// `[max_len, head_dim]`.
-    sin: Vec<f32>,
+    sin: Arc<[f32]>,
 }
 
 impl Rope {
@@ -41,8 +44,8 @@ impl Rope {
         Self {
             head_dim,
             max_len,
-            cos,
-            sin,
+            cos: cos.into(),
+            sin: sin.into(),
         }
     }
 
@@ -126,6 +129,23 @@ pub(crate) fn rotate_half_columns(w: &[f32], heads: usize, d: usize) -> Vec<f32>
     out
 }
 
+/// [`rotate_half_columns`] on the tensor of a projection's output rows (say a LoRA `B`,
+/// `[heads * d, cols]`): row `i < d/2` of a head becomes minus row `i + d/2`, row
+/// `i ≥ d/2` becomes row `i - d/2`. Built from tensor operations, so that gradients
+/// flow through it.
+///
+/// # Shapes
+///
+/// `t`: `[heads * d, cols]` → same.
+pub(crate) fn rotate_half_rows<B: Backend>(t: Tensor<B, 2>, heads: usize) -> Tensor<B, 2> {
+    let [rows, cols] = t.dims();
+    let half = rows / heads / 2;
+    let halves = t.reshape([heads, 2, half, cols]);
+    let first = halves.clone().narrow(1, 0, 1);
+    let second = halves.narrow(1, 1, 1);
+    Tensor::cat(vec![second.neg(), first], 1).reshape([rows, cols])
+}
+
 /// Applies the rotation given the projection `x`, its rotate-half twin `x_rot` and the
 /// tables of [`Rope::tables`].
 ///
@@ -173,6 +193,22 @@ mod tests {
         }
         let expected: Vec<f32> = expected.into_iter().map(|v| v as f32).collect();
         assert_close(y.into_data(), TensorData::new(expected, [2, 4]), 1e-5);
+    }
+
+    #[test]
+    fn rows_rotate_as_columns_do() {
+        let (heads, d, cols) = (2, 4, 3);
+        let w: Vec<f32> = (0..cols * heads * d).map(|x| x as f32).collect();
+        // `w` is `[cols, heads * d]`; its transpose's rows are `w`'s columns.
+        let rows = crate::weights::transpose(&w, cols, heads * d);
+        let t = Tensor::<TestBackend, 2>::from_data(
+            TensorData::new(rows, [heads * d, cols]),
+            &Default::default(),
+        );
+        let by_rows = rotate_half_rows(t, heads).into_data();
+        let by_columns =
+            crate::weights::transpose(&rotate_half_columns(&w, heads, d), cols, heads * d);
+        assert_close(by_rows, TensorData::new(by_columns, [heads * d, cols]), 0.0);
     }
 
     #[test]

@@ -35,13 +35,12 @@ const TOKEN_TYPE_USER_DEFINED: i64 = 4;
 /// vocabulary, a malformed merge, or an unsupported model or pre-tokenizer.
 pub(crate) fn from_gguf(file: &GgufFile) -> Result<Tokenizer> {
     let path = file.path();
-    let get = |key: &str| {
-        file.get(key).ok_or_else(|| ModelError::MissingKey {
+    let model = file
+        .get("tokenizer.ggml.model")
+        .ok_or_else(|| ModelError::MissingKey {
             path: path.to_path_buf(),
-            key: key.into(),
-        })
-    };
-    let model = get("tokenizer.ggml.model")?
+            key: "tokenizer.ggml.model".into(),
+        })?
         .as_str()
         .ok_or_else(|| ModelError::key(path, "tokenizer.ggml.model", "not a string"))?;
     if model != "gpt2" {
@@ -52,85 +51,15 @@ pub(crate) fn from_gguf(file: &GgufFile) -> Result<Tokenizer> {
         ));
     }
     let tokens = string_array(file, "tokenizer.ggml.tokens")?;
-    let merge_strings = string_array(file, "tokenizer.ggml.merges")?;
-    let n_merges = merge_strings.len();
-    let merges = merge_strings
-        .into_iter()
-        .enumerate()
-        .map(|(i, m)| {
-            m.split_once(' ')
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .ok_or_else(|| {
-                    ModelError::key(
-                        path,
-                        "tokenizer.ggml.merges",
-                        format!("merge #{i} `{m}` is not two tokens separated by a space"),
-                    )
-                })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let types: Vec<i64> = match file.get("tokenizer.ggml.token_type") {
-        None => vec![1; tokens.len()],
-        Some(v) => v
-            .as_array()
-            .map(|a| a.iter().map(|x| x.as_i64().unwrap_or(1)).collect())
-            .ok_or_else(|| ModelError::key(path, "tokenizer.ggml.token_type", "not an array"))?,
-    };
+    let merges = merges(file)?;
+    let n_merges = merges.len();
     let pre = file
         .get("tokenizer.ggml.pre")
         .and_then(|v| v.as_str())
         .unwrap_or("default");
-    let (pre_tokenizer, ignore_merges) = pre_tokenizer(pre).ok_or_else(|| {
-        ModelError::key(
-            path,
-            "tokenizer.ggml.pre",
-            format!(
-                "pre-tokenizer `{pre}` is not supported (smollm, gpt2, default, llama-bpe, qwen2)"
-            ),
-        )
-    })?;
-
-    let vocab: Vocab = tokens
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.clone(), i as u32))
-        .collect();
-    if vocab.len() != tokens.len() {
-        return Err(ModelError::key(
-            path,
-            "tokenizer.ggml.tokens",
-            "the vocabulary repeats a token",
-        ));
-    }
-    let bpe = BPE::builder()
-        .vocab_and_merges(vocab, merges)
-        .ignore_merges(ignore_merges)
-        .build()
-        .map_err(|e| ModelError::key(path, "tokenizer.ggml.merges", e.to_string()))?;
-    let mut inner = tokenizers::Tokenizer::new(bpe);
-    inner
-        .with_pre_tokenizer(Some(pre_tokenizer))
-        .with_decoder(Some(ByteLevelDecoder::default()));
-    let specials: Vec<AddedToken> = tokens
-        .iter()
-        .zip(&types)
-        .filter(|(_, &ty)| ty == TOKEN_TYPE_CONTROL)
-        .map(|(t, _)| AddedToken::from(t.clone(), true))
-        .collect();
-    let user: Vec<AddedToken> = tokens
-        .iter()
-        .zip(&types)
-        .filter(|(_, &ty)| ty == TOKEN_TYPE_USER_DEFINED)
-        .map(|(t, _)| AddedToken::from(t.clone(), false))
-        .collect();
+    let mut inner = bpe(file, &tokens, merges, pre)?;
     let origin = format!("{} (GGUF metadata)", path.display());
-    let added = |e: tokenizers::Error| ModelError::Tokenizer {
-        origin: origin.clone(),
-        message: format!("adding special tokens: {e}"),
-    };
-    inner.add_special_tokens(specials).map_err(added)?;
-    inner.add_tokens(user).map_err(added)?;
-
+    add_special_tokens(file, &mut inner, &tokens, &origin)?;
     let id = |key: &str| {
         file.get(key)
             .and_then(|v| v.as_u64())
@@ -154,6 +83,104 @@ pub(crate) fn from_gguf(file: &GgufFile) -> Result<Tokenizer> {
         add_bos,
         chat,
     ))
+}
+
+/// The merges of `tokenizer.ggml.merges`, each two tokens separated by a space.
+fn merges(file: &GgufFile) -> Result<Vec<(String, String)>> {
+    string_array(file, "tokenizer.ggml.merges")?
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            m.split_once(' ')
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .ok_or_else(|| {
+                    ModelError::key(
+                        file.path(),
+                        "tokenizer.ggml.merges",
+                        format!("merge #{i} `{m}` is not two tokens separated by a space"),
+                    )
+                })
+        })
+        .collect()
+}
+
+/// A byte-level BPE tokenizer of `tokens` and `merges`, with pre-tokenizer `pre`.
+fn bpe(
+    file: &GgufFile,
+    tokens: &[String],
+    merges: Vec<(String, String)>,
+    pre: &str,
+) -> Result<tokenizers::Tokenizer> {
+    let path = file.path();
+    let (pre_tokenizer, ignore_merges) = pre_tokenizer(pre).ok_or_else(|| {
+        ModelError::key(
+            path,
+            "tokenizer.ggml.pre",
+            format!(
+                "pre-tokenizer `{pre}` is not supported (smollm, gpt2, default, llama-bpe, qwen2)"
+            ),
+        )
+    })?;
+    let vocab: Vocab = tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.clone(), i as u32))
+        .collect();
+    if vocab.len() != tokens.len() {
+        return Err(ModelError::key(
+            path,
+            "tokenizer.ggml.tokens",
+            "the vocabulary repeats a token",
+        ));
+    }
+    let bpe = BPE::builder()
+        .vocab_and_merges(vocab, merges)
+        .ignore_merges(ignore_merges)
+        .build()
+        .map_err(|e| ModelError::key(path, "tokenizer.ggml.merges", e.to_string()))?;
+    let mut inner = tokenizers::Tokenizer::new(bpe);
+    inner
+        .with_pre_tokenizer(Some(pre_tokenizer))
+        .with_decoder(Some(ByteLevelDecoder::default()));
+    Ok(inner)
+}
+
+/// Registers the control tokens of `tokenizer.ggml.token_type` as special tokens and the
+/// user-defined ones as added tokens.
+fn add_special_tokens(
+    file: &GgufFile,
+    inner: &mut tokenizers::Tokenizer,
+    tokens: &[String],
+    origin: &str,
+) -> Result<()> {
+    let types: Vec<i64> = match file.get("tokenizer.ggml.token_type") {
+        None => vec![1; tokens.len()],
+        Some(v) => v
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_i64().unwrap_or(1)).collect())
+            .ok_or_else(|| {
+                ModelError::key(file.path(), "tokenizer.ggml.token_type", "not an array")
+            })?,
+    };
+    let of_type = |wanted: i64, special: bool| -> Vec<AddedToken> {
+        tokens
+            .iter()
+            .zip(&types)
+            .filter(|(_, &ty)| ty == wanted)
+            .map(|(t, _)| AddedToken::from(t.clone(), special))
+            .collect()
+    };
+    let added = |e: tokenizers::Error| ModelError::Tokenizer {
+        origin: origin.to_string(),
+        message: format!("adding special tokens: {e}"),
+    };
+    inner
+        .add_special_tokens(of_type(TOKEN_TYPE_CONTROL, true))
+        .map_err(added)?;
+    inner
+        .add_tokens(of_type(TOKEN_TYPE_USER_DEFINED, false))
+        .map_err(added)?;
+    Ok(())
 }
 
 /// The pre-tokenizer llama.cpp calls `pre`, and whether BPE skips merges for whole-word

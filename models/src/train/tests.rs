@@ -1,9 +1,11 @@
-//! Training a tiny model written by the tests: the decoder agrees with the inference
-//! model, the loss falls, and the saved adapter reproduces the trained model.
+//! Training a tiny model written by the tests: LoRA branches agree with the base and the
+//! merged model, the loss falls, and the saved adapter reproduces the trained model.
+
+use std::path::PathBuf;
 
 use super::*;
 use crate::lora::{LoraAdapter, LoraConfig};
-use crate::testutil::{temp_dir, tiny_config, write_tiny_gguf};
+use crate::testutil::{max_diff, temp_dir, tiny_config, write_tiny_gguf};
 use crate::{Autodiff, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest};
 
 type Inference = burn_flex::Flex;
@@ -42,53 +44,86 @@ fn scored(model: &LanguageModel<Inference>, pairs: &[TextPair]) -> Vec<Vec<f32>>
         .collect()
 }
 
-fn assert_all_close(a: &[Vec<f32>], b: &[Vec<f32>], tol: f32) {
-    assert_eq!(a.len(), b.len());
-    for (x, y) in a.iter().zip(b) {
-        assert_eq!(x.len(), y.len());
-        for (u, v) in x.iter().zip(y) {
-            assert!((u - v).abs() <= tol, "{x:?} vs {y:?} (tolerance {tol})");
+/// A tiny model written as a GGUF file into a fresh folder (removed on drop), loaded for
+/// training, and the task tokenized.
+struct Fixture {
+    dir: PathBuf,
+    gguf: PathBuf,
+    trainer: LoraTrainer<Training>,
+    pairs: Vec<TextPair>,
+    examples: Vec<TokenPair>,
+}
+
+impl Fixture {
+    fn new(name: &str, seed: u64) -> Self {
+        let dir = temp_dir(name);
+        let gguf = dir.join("tiny.gguf");
+        write_tiny_gguf(&gguf, &tiny_config(), seed);
+        let trainer = LoraTrainer::<Training>::load(&gguf, &Default::default()).unwrap();
+        let pairs = task();
+        let examples = trainer.encode(&pairs).unwrap();
+        Self {
+            dir,
+            gguf,
+            trainer,
+            pairs,
+            examples,
         }
     }
 }
 
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn assert_all_close(a: &[Vec<f32>], b: &[Vec<f32>], tol: f32) {
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(b) {
+        assert!(max_diff(x, y) <= tol, "{x:?} vs {y:?} (tolerance {tol})");
+    }
+}
+
 #[test]
-fn training_decoder_matches_the_merged_inference_model() {
-    let dir = temp_dir("train-decoder");
-    let gguf = dir.join("tiny.gguf");
-    let config = tiny_config();
-    write_tiny_gguf(&gguf, &config, 31);
-    // Query and key updates too: the GGUF file stores those rows permuted.
+fn lora_branches_off_give_the_base_and_on_give_the_merged_model() {
+    let Fixture {
+        gguf,
+        trainer,
+        pairs,
+        examples,
+        ..
+    } = &Fixture::new("train-branches", 31);
+    let (config, dev) = (tiny_config(), Default::default());
+    let by_trainer = |adapter: Option<&LoraAdapter>| -> Vec<Vec<f32>> {
+        examples
+            .iter()
+            .map(|e| trainer.action_logprobs(e, adapter).unwrap())
+            .collect()
+    };
+    // Off: a fresh adapter's branches (B = 0) add exactly nothing.
+    let base = by_trainer(None);
+    let zero = LoraAdapter::init(&config, LoraConfig::new(4, 8.0), 9);
+    assert_eq!(by_trainer(Some(&zero)), base);
+    let plain = LanguageModel::<Inference>::load(gguf, &dev).unwrap();
+    assert_all_close(&base, &scored(&plain, pairs), 1e-4);
+    // On: branches compute what the merged weights compute. Query and key updates too,
+    // which reach the rotate-half twins, although the GGUF file stores those rows permuted.
     let adapter = LoraAdapter::random(&config, LoraConfig::new(4, 8.0), 9, 0.3);
-    let dev = Default::default();
-    let trainer = LoraTrainer::<Training>::load(&gguf, &dev).unwrap();
-    let pairs = task();
-    let examples = trainer.encode(&pairs).unwrap();
-    let by_trainer: Vec<Vec<f32>> = examples
-        .iter()
-        .map(|e| trainer.action_logprobs(e, Some(&adapter)).unwrap())
-        .collect();
-    let merged = LanguageModel::<Inference>::load_with_adapter(&gguf, &adapter, &dev).unwrap();
-    assert_all_close(&by_trainer, &scored(&merged, &pairs), 1e-4);
-    let base: Vec<Vec<f32>> = examples
-        .iter()
-        .map(|e| trainer.action_logprobs(e, None).unwrap())
-        .collect();
-    let plain = LanguageModel::<Inference>::load(&gguf, &dev).unwrap();
-    assert_all_close(&base, &scored(&plain, &pairs), 1e-4);
-    std::fs::remove_dir_all(dir).unwrap();
+    let merged = LanguageModel::<Inference>::load_with_adapter(gguf, &adapter, &dev).unwrap();
+    assert_all_close(&by_trainer(Some(&adapter)), &scored(&merged, pairs), 1e-4);
 }
 
 #[test]
 fn loss_falls_and_the_saved_adapter_reproduces_the_trained_model() {
-    let dir = temp_dir("train-run");
-    let gguf = dir.join("tiny.gguf");
-    let config = tiny_config();
-    write_tiny_gguf(&gguf, &config, 32);
-    let dev = Default::default();
-    let trainer = LoraTrainer::<Training>::load(&gguf, &dev).unwrap();
-    let pairs = task();
-    let examples = trainer.encode(&pairs).unwrap();
+    let fixture = Fixture::new("train-run", 32);
+    let Fixture {
+        dir,
+        gguf,
+        trainer,
+        pairs,
+        examples,
+    } = &fixture;
     let (train, validation) = examples.split_at(6);
     let options = TrainOptions {
         rank: 4,
@@ -129,29 +164,26 @@ fn loss_falls_and_the_saved_adapter_reproduces_the_trained_model() {
     let saved = dir.join("adapter");
     outcome.adapter.save(&saved).unwrap();
     let reloaded = LoraAdapter::load(&saved).unwrap();
-    let model = LanguageModel::<Inference>::load_with_adapter(&gguf, &reloaded, &dev).unwrap();
+    let model = LanguageModel::<Inference>::load_with_adapter(gguf, &reloaded, &Default::default())
+        .unwrap();
     let by_trainer: Vec<Vec<f32>> = examples
         .iter()
         .map(|e| trainer.action_logprobs(e, Some(&outcome.adapter)).unwrap())
         .collect();
-    assert_all_close(&scored(&model, &pairs), &by_trainer, 1e-4);
-    std::fs::remove_dir_all(dir).unwrap();
+    assert_all_close(&scored(&model, pairs), &by_trainer, 1e-4);
 }
 
 #[test]
 fn bad_options_and_examples_are_errors() {
-    let dir = temp_dir("train-errors");
-    let gguf = dir.join("tiny.gguf");
-    let config = tiny_config();
-    write_tiny_gguf(&gguf, &config, 33);
-    let trainer = LoraTrainer::<Training>::load(&gguf, &Default::default()).unwrap();
-    let examples = trainer.encode(&task()).unwrap();
+    let Fixture {
+        trainer, examples, ..
+    } = &Fixture::new("train-errors", 33);
     let zero_rank = TrainOptions {
         rank: 0,
         ..TrainOptions::default()
     };
     let err = trainer
-        .train(&examples, &[], &zero_rank, &mut |_| {})
+        .train(examples, &[], &zero_rank, &mut |_| {})
         .unwrap_err();
     assert!(err.to_string().contains("rank 0"), "{err}");
     let long = pair(&"xyz ".repeat(20), " cat");
@@ -160,5 +192,4 @@ fn bad_options_and_examples_are_errors() {
         err.to_string().contains("request 1") && err.to_string().contains("context of 64"),
         "{err}"
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }

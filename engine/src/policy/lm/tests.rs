@@ -246,3 +246,40 @@ fn a_failing_scorer_stops_the_session_with_a_named_error() {
     }
     assert_eq!(session.steps(), 0, "the session is unchanged");
 }
+
+#[test]
+fn every_policy_scores_goals_about_classes_the_world_lacks() {
+    let episode = Episode::from_json(
+        r#"{"format": "bip-episode/1",
+            "world": {"rooms": ["kitchen", "living_room"],
+              "furniture": [{"id": "fridge", "room": "kitchen", "kind": "container"},
+                            {"id": "coffee_table", "room": "living_room", "kind": "surface"}],
+              "objects": [{"id": "apple_1", "at": "coffee_table"}]},
+            "agent": {"name": "Ann", "start": "living_room"},
+            "actions": [{"walk_to": "kitchen"}, {"walk_to": "fridge"}, {"open": "fridge"}],
+            "questions": [{"options": [{"goal": "apple"}, {"goal": "cupcake"}]}]}"#,
+        "absent",
+    )
+    .expect("a goal may name a class no object has");
+    let lm = LmPolicy::new(Box::<FakeScorer>::default());
+    let planner = PlannerPolicy::default();
+    let hybrid = HybridPolicy::new(
+        Box::new(PlannerPolicy::default()),
+        Box::new(LmPolicy::new(Box::<FakeScorer>::default())),
+        1.0,
+        1.0,
+    )
+    .expect("weights");
+    let policies: [&dyn crate::policy::Policy; 3] = [&planner, &lm, &hybrid];
+    for policy in policies {
+        let result = crate::infer_episode(&episode, policy, &crate::BatchOptions::default())
+            .expect("inference over an absent class runs");
+        let p = &result.answers[0].posterior;
+        assert!(p.iter().all(|x| x.is_finite()), "{}: {p:?}", policy.name());
+        if policy.name() == "planner" {
+            // Ann walked away from the apple in view to open the fridge: she wants
+            // something she has not seen, which here is only the cupcake.
+            assert!(p[1] > 0.9, "{p:?}");
+        }
+    }
+}

@@ -130,6 +130,12 @@ impl Apartment {
             .collect()
     }
 
+    /// The ids of some pieces.
+    pub(crate) fn ids_of(&self, pieces: &[usize]) -> Vec<String> {
+        let ids = self.furniture_ids();
+        pieces.iter().map(|&p| ids[p].clone()).collect()
+    }
+
     /// The id of every object: `class_N`, numbered per class in scene order.
     pub(crate) fn object_ids(&self) -> Vec<String> {
         let mut seen: Vec<(&str, u32)> = Vec::new();

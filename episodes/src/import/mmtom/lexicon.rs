@@ -325,6 +325,17 @@ pub(crate) fn room(id: &str) -> Option<&'static RoomDef> {
 }
 
 impl FurnitureDef {
+    /// The room pieces of this class stand in, when it is always the same one: a kitchen
+    /// for a fridge or a dishwasher, a bathroom for a bathroom cabinet.
+    pub(crate) fn home_room(&self) -> Option<&'static str> {
+        match self.class {
+            "fridge" | "microwave" | "stove" | "dishwasher" | "kitchen_cabinet"
+            | "kitchen_table" | "kitchen_counter" => Some("kitchen"),
+            "bathroom_cabinet" => Some("bathroom"),
+            _ => None,
+        }
+    }
+
     /// The class a piece named by this noun has when it stands in `room`:
     /// a "cabinet" in the kitchen is a kitchen cabinet.
     pub(crate) fn in_room(&'static self, room: &str) -> &'static FurnitureDef {

@@ -192,11 +192,17 @@ fn condition(
     Ok(None)
 }
 
-/// Whether tokens state a goal or a belief about an object.
+/// Whether tokens state a goal or a belief about an object ("has been trying to get a
+/// plate", "is after a plate", "thinks the plate is in the fridge").
 fn states_a_claim(tokens: &[Token]) -> bool {
-    let verb_at = tokens
-        .iter()
-        .position(|t| matches!(t.word().and_then(verb), Some(Verb::Goal | Verb::Belief)));
+    let verb_at = tokens.iter().enumerate().position(|(k, t)| {
+        matches!(t.word().and_then(verb), Some(Verb::Goal | Verb::Belief))
+            || (t.is("after")
+                && k > 0
+                && tokens[k - 1]
+                    .word()
+                    .is_some_and(|w| matches!(w, "is" | "was" | "be" | "'s")))
+    });
     verb_at.is_some_and(|v| {
         phrases_after(tokens, v + 1)
             .iter()

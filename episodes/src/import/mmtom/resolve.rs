@@ -80,17 +80,53 @@ pub(crate) fn furniture(
                 .ok_or_else(|| Unresolved::NotFound("no places were listed before it".into()));
         }
         Head::Relative(relative) => return in_row_relative(apartment, relative, context),
-        Head::Them => {
-            return if context.last_list.is_empty() {
-                Err(Unresolved::NotFound(
-                    "no places were listed before it".into(),
-                ))
-            } else {
-                Ok(context.last_list.to_vec())
-            };
+        Head::Them if context.last_list.is_empty() => {
+            return Err(Unresolved::NotFound(
+                "no places were listed before it".into(),
+            ))
         }
+        Head::Them => return Ok(context.last_list.to_vec()),
         Head::Noun(_) => return Err(Unresolved::NotFound("it is not furniture".into())),
     };
+    let candidates = candidates(apartment, phrase, noun, context)?;
+    let in_view = if phrase.everywhere {
+        None
+    } else {
+        context.room
+    };
+    let in_room = |p: usize| Some(apartment.furniture[p].room) == in_view;
+    if !phrase.ordinals.is_empty() {
+        return in_row(apartment, &candidates, phrase, context);
+    }
+    let mut candidates = candidates;
+    if phrase.one_of {
+        keep_if_any(&mut candidates, in_room);
+        return Ok(vec![candidates[0]]);
+    }
+    if phrase.quantifier.is_some() || (phrase.plural && phrase.count.is_none()) {
+        // "all cabinets", "the remaining cabinets", "the coffee tables": every piece meant,
+        // in the room in view when it has some.
+        keep_if_any(&mut candidates, in_room);
+        if phrase.quantifier == Some(Quantifier::Remaining) {
+            // "the others are empty" when every piece was named: no piece.
+            candidates.retain(|p| !context.mentioned.contains(p));
+        }
+        return Ok(candidates);
+    }
+    if phrase.plural {
+        return Err(Unresolved::Ambiguous(candidates));
+    }
+    one_piece(apartment, phrase, noun, candidates, context, in_room)
+}
+
+/// The pieces of the phrase's class (its family, for a bare head noun), in its room, not
+/// named before when it says "other".
+fn candidates(
+    apartment: &Apartment,
+    phrase: &NounPhrase,
+    noun: &FurnitureDef,
+    context: &Context<'_>,
+) -> Result<Vec<usize>, Unresolved> {
     let generic = noun.class == noun.family;
     let mut candidates: Vec<usize> = (0..apartment.furniture.len())
         .filter(|&p| {
@@ -105,11 +141,6 @@ pub(crate) fn furniture(
     if let Some(room) = phrase.room {
         candidates.retain(|&p| apartment.rooms[apartment.furniture[p].room] == room);
     }
-    let in_view = if phrase.everywhere {
-        None
-    } else {
-        context.room
-    };
     if phrase.other {
         candidates.retain(|p| !context.mentioned.contains(p));
     }
@@ -119,43 +150,30 @@ pub(crate) fn furniture(
             None => format!("the scene has no {}", noun.class),
         }));
     }
-    if !phrase.ordinals.is_empty() {
-        return in_row(apartment, &candidates, phrase, context);
-    }
-    if phrase.one_of {
-        keep_if_any(&mut candidates, |p| {
-            Some(apartment.furniture[p].room) == in_view
-        });
-        return Ok(vec![candidates[0]]);
-    }
-    if phrase.quantifier.is_some() || (phrase.plural && phrase.count.is_none()) {
-        // "all cabinets", "the remaining cabinets", "the coffee tables": every piece meant,
-        // in the room in view when it has some.
-        keep_if_any(&mut candidates, |p| {
-            Some(apartment.furniture[p].room) == in_view
-        });
-        if phrase.quantifier == Some(Quantifier::Remaining) {
-            // "the others are empty" when every piece was named: no piece.
-            candidates.retain(|p| !context.mentioned.contains(p));
-        }
-        return Ok(candidates);
-    }
-    if phrase.plural {
-        return Err(Unresolved::Ambiguous(candidates));
-    }
-    let in_room = |p: usize| Some(apartment.furniture[p].room) == in_view;
+    Ok(candidates)
+}
+
+/// The one piece a singular phrase names, by the filters of the module docs.
+fn one_piece(
+    apartment: &Apartment,
+    phrase: &NounPhrase,
+    noun: &FurnitureDef,
+    mut candidates: Vec<usize>,
+    context: &Context<'_>,
+    in_room: impl Fn(usize) -> bool,
+) -> Result<Vec<usize>, Unresolved> {
     let unnumbered = |p: usize| !apartment.is_numbered(p);
     let exact = |p: usize| apartment.furniture[p].def.class == noun.class;
     match context.reading {
         Reading::Situated => {
-            keep_if_any(&mut candidates, in_room);
+            keep_if_any(&mut candidates, &in_room);
             keep_if_any(&mut candidates, unnumbered);
             keep_if_any(&mut candidates, exact);
         }
         Reading::Named => {
             keep_if_any(&mut candidates, unnumbered);
             keep_if_any(&mut candidates, exact);
-            keep_if_any(&mut candidates, in_room);
+            keep_if_any(&mut candidates, &in_room);
         }
     }
     if candidates.len() > 1 {

@@ -209,3 +209,11 @@ fn a_count_not_said_is_the_least_the_words_allow() {
         ["fridge[plate]", "stove[plate]"]
     );
 }
+
+#[test]
+fn counts_beyond_an_apartment_are_refused_before_anything_is_made() {
+    let e = error("The kitchen has a fridge. The fridge holds 100000000 wine glasses.");
+    assert!(e.to_string().contains("more than 100"), "{e}");
+    let e = error("The kitchen has 5000 cabinets.");
+    assert!(e.to_string().contains("5000 cabinets"), "{e}");
+}

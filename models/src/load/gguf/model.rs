@@ -6,7 +6,7 @@ use std::path::Path;
 use super::reader::GgufFile;
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
-use crate::weights::{unpermute_rotary_rows, WeightSource};
+use crate::weights::{permute_rotary_rows, RotaryRows, WeightSource};
 
 /// Architectures read from GGUF, and whether their converter interleaved the rotary pairs
 /// of the query/key rows (llama.cpp permutes `llama` weights; `qwen2` keeps Hugging Face's
@@ -218,7 +218,7 @@ impl WeightSource for GgufWeights<'_> {
         Ok(Some(match heads {
             Some(heads) if self.permuted => {
                 let cols = if shape.len() == 2 { shape[1] } else { 1 };
-                unpermute_rotary_rows(&data, heads, cols)
+                permute_rotary_rows(&data, heads, cols, RotaryRows::Halves)
             }
             _ => data,
         }))

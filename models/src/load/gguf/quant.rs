@@ -241,15 +241,21 @@ fn scale_min_k4(j: usize, q: &[u8]) -> (f32, f32) {
     }
 }
 
+/// The scales and minimums of sub-blocks `2 chunk` and `2 chunk + 1` of a Q4_K or Q5_K
+/// block whose super-block scales are `d` and `dmin`: `(d1, m1, d2, m2)`.
+fn k_chunk_scales(chunk: usize, d: f32, dmin: f32, scales: &[u8]) -> (f32, f32, f32, f32) {
+    let (sc1, m1) = scale_min_k4(2 * chunk, scales);
+    let (sc2, m2) = scale_min_k4(2 * chunk + 1, scales);
+    (d * sc1, dmin * m1, d * sc2, dmin * m2)
+}
+
 /// `{f16 d; f16 dmin; u8 scales[12]; u8 qs[128]}`: eight sub-blocks of 32.
 fn q4_k(b: &[u8], y: &mut [f32]) {
     let (d, dmin) = (half_at(b, 0), half_at(b, 2));
     let scales = &b[4..16];
     let qs = &b[16..144];
     for (chunk, (ys, q)) in y.chunks_exact_mut(64).zip(qs.chunks_exact(32)).enumerate() {
-        let (sc1, m1) = scale_min_k4(2 * chunk, scales);
-        let (sc2, m2) = scale_min_k4(2 * chunk + 1, scales);
-        let (d1, m1, d2, m2) = (d * sc1, dmin * m1, d * sc2, dmin * m2);
+        let (d1, m1, d2, m2) = k_chunk_scales(chunk, d, dmin, scales);
         for l in 0..32 {
             ys[l] = d1 * (q[l] & 0x0F) as f32 - m1;
             ys[l + 32] = d2 * (q[l] >> 4) as f32 - m2;
@@ -264,9 +270,7 @@ fn q5_k(b: &[u8], y: &mut [f32]) {
     let qh = &b[16..48];
     let qs = &b[48..176];
     for (chunk, (ys, q)) in y.chunks_exact_mut(64).zip(qs.chunks_exact(32)).enumerate() {
-        let (sc1, m1) = scale_min_k4(2 * chunk, scales);
-        let (sc2, m2) = scale_min_k4(2 * chunk + 1, scales);
-        let (d1, m1, d2, m2) = (d * sc1, dmin * m1, d * sc2, dmin * m2);
+        let (d1, m1, d2, m2) = k_chunk_scales(chunk, d, dmin, scales);
         let (u1, u2) = (1u8 << (2 * chunk), 2u8 << (2 * chunk));
         for l in 0..32 {
             let h1 = if qh[l] & u1 != 0 { 16.0 } else { 0.0 };

@@ -69,86 +69,20 @@ impl GgufFile {
             len: file_len,
             path,
         };
-        let magic = h.bytes(4, "the magic number")?;
-        if magic != b"GGUF" {
-            return Err(ModelError::format(
-                path,
-                format!("not a GGUF file (starts with {magic:02x?}, not \"GGUF\")"),
-            ));
-        }
-        let version = h.u32("the version")?;
-        if !(2..=3).contains(&version) {
-            return Err(ModelError::format(
-                path,
-                format!("GGUF version {version} is not supported (only 2 and 3)"),
-            ));
-        }
+        let version = h.preamble()?;
         let n_tensors = h.u64("the tensor count")?;
         let n_kv = h.u64("the metadata count")?;
-        let mut metadata = BTreeMap::new();
-        for i in 0..n_kv {
-            let key = h.string(&format!("metadata key #{i}"))?;
-            let ty = h.u32(&format!("the type of metadata key `{key}`"))?;
-            let value = h.value(ty, &key, 0)?;
-            if metadata.insert(key.clone(), value).is_some() {
-                return Err(ModelError::format(
-                    path,
-                    format!("metadata key `{key}` appears twice"),
-                ));
-            }
-        }
+        let metadata = h.metadata(n_kv)?;
         let mut tensors = Vec::new();
         let mut index = HashMap::new();
         for i in 0..n_tensors {
-            let name = h.string(&format!("the name of tensor #{i}"))?;
-            let what = format!("the info of tensor `{name}`");
-            let n_dims = h.u32(&what)?;
-            if n_dims > MAX_DIMS {
-                return Err(ModelError::tensor(
-                    path,
-                    &name,
-                    format!("{n_dims} dimensions (GGML allows at most {MAX_DIMS})"),
-                ));
+            let info = h.tensor_info(i)?;
+            if index.insert(info.name.clone(), tensors.len()).is_some() {
+                return Err(ModelError::tensor(path, &info.name, "appears twice"));
             }
-            let dims = (0..n_dims)
-                .map(|_| h.u64(&what))
-                .collect::<Result<Vec<_>>>()?;
-            if dims
-                .iter()
-                .try_fold(1u64, |a, &d| a.checked_mul(d))
-                .is_none()
-            {
-                return Err(ModelError::tensor(
-                    path,
-                    &name,
-                    format!("dimensions {dims:?} overflow"),
-                ));
-            }
-            let ty = GgmlType::from_id(h.u32(&what)?);
-            let offset = h.u64(&what)?;
-            if index.insert(name.clone(), tensors.len()).is_some() {
-                return Err(ModelError::tensor(path, &name, "appears twice"));
-            }
-            tensors.push(GgufTensorInfo {
-                name,
-                dims,
-                ty,
-                offset,
-            });
+            tensors.push(info);
         }
-        let alignment = match metadata.get("general.alignment") {
-            None => 32,
-            Some(v) => match v.as_u64() {
-                Some(a) if a > 0 && a.is_power_of_two() => a,
-                _ => {
-                    return Err(ModelError::key(
-                        path,
-                        "general.alignment",
-                        format!("{v:?} is not a power of two"),
-                    ))
-                }
-            },
-        };
+        let alignment = alignment(path, &metadata)?;
         let data_start = h.pos.div_ceil(alignment) * alignment;
         Ok(Self {
             path: path.to_path_buf(),
@@ -250,6 +184,21 @@ impl GgufFile {
     }
 }
 
+/// The data section's alignment: `general.alignment`, a power of two, or 32.
+fn alignment(path: &Path, metadata: &BTreeMap<String, GgufValue>) -> Result<u64> {
+    match metadata.get("general.alignment") {
+        None => Ok(32),
+        Some(v) => match v.as_u64() {
+            Some(a) if a > 0 && a.is_power_of_two() => Ok(a),
+            _ => Err(ModelError::key(
+                path,
+                "general.alignment",
+                format!("{v:?} is not a power of two"),
+            )),
+        },
+    }
+}
+
 /// A position-tracking reader over the header, which turns short reads into
 /// [`ModelError::Truncated`] naming what was being read.
 struct Header<'a> {
@@ -260,6 +209,78 @@ struct Header<'a> {
 }
 
 impl Header<'_> {
+    /// Reads the magic number and the version, which must be 2 or 3.
+    fn preamble(&mut self) -> Result<u32> {
+        let magic = self.bytes(4, "the magic number")?;
+        if magic != b"GGUF" {
+            return Err(ModelError::format(
+                self.path,
+                format!("not a GGUF file (starts with {magic:02x?}, not \"GGUF\")"),
+            ));
+        }
+        let version = self.u32("the version")?;
+        if !(2..=3).contains(&version) {
+            return Err(ModelError::format(
+                self.path,
+                format!("GGUF version {version} is not supported (only 2 and 3)"),
+            ));
+        }
+        Ok(version)
+    }
+
+    /// Reads `n` metadata keys and their values; a key may appear once.
+    fn metadata(&mut self, n: u64) -> Result<BTreeMap<String, GgufValue>> {
+        let mut metadata = BTreeMap::new();
+        for i in 0..n {
+            let key = self.string(&format!("metadata key #{i}"))?;
+            let ty = self.u32(&format!("the type of metadata key `{key}`"))?;
+            let value = self.value(ty, &key, 0)?;
+            if metadata.insert(key.clone(), value).is_some() {
+                return Err(ModelError::format(
+                    self.path,
+                    format!("metadata key `{key}` appears twice"),
+                ));
+            }
+        }
+        Ok(metadata)
+    }
+
+    /// Reads the info of tensor number `i`.
+    fn tensor_info(&mut self, i: u64) -> Result<GgufTensorInfo> {
+        let name = self.string(&format!("the name of tensor #{i}"))?;
+        let what = format!("the info of tensor `{name}`");
+        let n_dims = self.u32(&what)?;
+        if n_dims > MAX_DIMS {
+            return Err(ModelError::tensor(
+                self.path,
+                &name,
+                format!("{n_dims} dimensions (GGML allows at most {MAX_DIMS})"),
+            ));
+        }
+        let dims = (0..n_dims)
+            .map(|_| self.u64(&what))
+            .collect::<Result<Vec<_>>>()?;
+        if dims
+            .iter()
+            .try_fold(1u64, |a, &d| a.checked_mul(d))
+            .is_none()
+        {
+            return Err(ModelError::tensor(
+                self.path,
+                &name,
+                format!("dimensions {dims:?} overflow"),
+            ));
+        }
+        let ty = GgmlType::from_id(self.u32(&what)?);
+        let offset = self.u64(&what)?;
+        Ok(GgufTensorInfo {
+            name,
+            dims,
+            ty,
+            offset,
+        })
+    }
+
     fn bytes(&mut self, n: u64, what: &str) -> Result<Vec<u8>> {
         let needed = self.pos.saturating_add(n);
         if needed > self.len {

@@ -256,11 +256,14 @@ impl<'a> Reader<'a> {
         let word = |k: usize| tokens.get(k).and_then(Token::word);
         let Some(w) = word(i) else {
             // "does it again, this time with the stove": the places come after the comma.
+            // (", in turn, with the second"), before any other verb.
             let with_next = tokens[i + 1..]
                 .iter()
-                .map_while(Token::word)
-                .take(3)
-                .any(|w| w == "with");
+                .take_while(|t| **t != Token::Break)
+                .filter_map(Token::word)
+                .filter(|w| *w != "turn")
+                .find(|w| *w == "with" || verb(w).is_some() || is_verb_like(w))
+                == Some("with");
             if !(self.repeat == Repeat::Said && with_next) {
                 self.end_clause(sentence, "")?;
             }
@@ -275,6 +278,10 @@ impl<'a> Reader<'a> {
         }
         if self.agent.iter().any(|a| a == w) || SUBJECTS.contains(&w) || w == "'s" {
             return Ok(i + 1);
+        }
+        if let Some(n) = in_order_at(tokens, i) {
+            // "in turn", "one after the other": not a place and not a motion.
+            return Ok(i + n);
         }
         if matches!(w, "without" | "not" | "never" | "instead") {
             self.negated = true;
@@ -454,6 +461,27 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Phrases that say things happen one after another ("in turn", "one after the other",
+/// "one by one", "in succession"): how many tokens, if one starts at `i`.
+fn in_order_at(tokens: &[Token], i: usize) -> Option<usize> {
+    const PHRASES: &[&[&str]] = &[
+        &["in", "turn"],
+        &["one", "after", "the", "other"],
+        &["one", "after", "another"],
+        &["one", "by", "one"],
+        &["in", "succession"],
+        &["in", "sequence"],
+    ];
+    PHRASES
+        .iter()
+        .find(|p| {
+            p.iter()
+                .enumerate()
+                .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.is(w)))
+        })
+        .map(|p| p.len())
+}
+
 /// Whether a word the reader does not know stands where a verb would.
 pub(super) fn is_verb_like(w: &str) -> bool {
     !NOT_VERBS.contains(&w)
@@ -467,6 +495,14 @@ pub(super) fn is_verb_like(w: &str) -> bool {
 /// how many tokens, if one starts at `i`.
 fn distributive_at(tokens: &[Token], i: usize) -> Option<usize> {
     let word = |k: usize| tokens.get(i + k).and_then(Token::word);
+    // "the two of them", "all three of them".
+    if matches!(word(0)?, "the" | "all")
+        && word(1).and_then(count_word).is_some()
+        && word(2) == Some("of")
+        && word(3) == Some("them")
+    {
+        return Some(4);
+    }
     match (word(0)?, word(1), word(2)) {
         ("each" | "both" | "all", Some("of"), Some("them")) => Some(3),
         ("each", Some("one"), _) => Some(2),

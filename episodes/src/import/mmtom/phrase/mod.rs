@@ -563,20 +563,35 @@ pub(crate) fn phrase_list(tokens: &[Token], i: usize) -> Parse<PhraseList> {
         }
         break;
     }
-    // "the first cabinet holds a plate, the third cabinet a cup": definite places joined
-    // by bare commas, with no "and" before the last, are clauses, not a list.
-    let definite_places = items
-        .iter()
-        .all(|p| p.det == Det::Definite && !p.is_object() && !p.is_room());
-    if items.len() > 1 && !closed && definite_places {
-        items.truncate(1);
-        k = items[0].span.end;
-    }
+    let k = settle(&mut items, closed, k);
     Parse::Found(PhraseList {
         items,
         both,
         span: i..k,
     })
+}
+
+/// Settles a list read to its end `k`, and returns where it ends now. Phrases joined by
+/// bare commas with no "and" before the last ("the first cabinet holds a plate, the third
+/// cabinet a cup", "a condiment bottle, an apple is in the third") are read one by one:
+/// each clause around them still places them. An elided ordinal takes the noun of the
+/// last phrase ("the sixth and the seventh kitchen cabinets").
+fn settle(items: &mut Vec<NounPhrase>, closed: bool, k: usize) -> usize {
+    let mut k = k;
+    if items.len() > 1 && !closed {
+        items.truncate(1);
+        k = items[0].span.end;
+    }
+    if let Some(last) = items.last().cloned() {
+        if let (Head::Noun(noun @ Noun::Furniture(_)), true) = (last.head, last.plural) {
+            let elided = |i: &&mut NounPhrase| i.head == Head::Elided && !i.ordinals.is_empty();
+            for item in items.iter_mut().filter(elided) {
+                item.head = Head::Noun(noun);
+                item.room = item.room.or(last.room);
+            }
+        }
+    }
+    k
 }
 
 fn matches_token(token: Option<&Token>, w: &str) -> bool {

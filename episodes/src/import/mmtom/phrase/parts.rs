@@ -253,6 +253,12 @@ pub(super) fn post_modifiers(tokens: &[Token], mut k: usize, phrase: &mut NounPh
     }
     let is_furniture = matches!(phrase.head, Head::Noun(Noun::Furniture(_)) | Head::Elided);
     if is_furniture && phrase.ordinals.is_empty() && phrase.det != super::Det::Indefinite {
+        // "the cabinet fourth from the left"
+        let ordinal = word(k).and_then(super::super::numbers::ordinal_word);
+        if let (Some(o), Some("from")) = (ordinal, word(k + 1)) {
+            phrase.ordinals.push(o);
+            return post_modifiers(tokens, k + 1, phrase);
+        }
         k = numbered(tokens, k, phrase);
     }
     if is_furniture && phrase.room.is_none() && word(k) == Some("there") {

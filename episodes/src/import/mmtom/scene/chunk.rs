@@ -272,11 +272,23 @@ fn starts_clause(chunks: &[Chunk], k: usize) -> bool {
     }
     // An "and" no list took: "the fridge holds an apple and the stove a salmon"; but
     // "in the fridge and on the table" goes on naming places for the same things.
-    chunk.is("and")
-        && k > 0
-        && !chunks
-            .get(k + 1)
-            .is_some_and(|next| next.is_any(super::clause::PLACE_PREPOSITIONS))
+    chunk.is("and") && k > 0 && !names_more_places(chunks, k + 1)
+}
+
+/// Whether the chunks from `k` go on naming places for things named before: a
+/// preposition and a place with no things of their own after them ("in the fridge and
+/// on the table"), unlike "and on the sofa are two glasses".
+fn names_more_places(chunks: &[Chunk], k: usize) -> bool {
+    if !chunks
+        .get(k)
+        .is_some_and(|c| c.is_any(super::clause::PLACE_PREPOSITIONS))
+    {
+        return false;
+    }
+    !chunks[k..]
+        .iter()
+        .take_while(|c| !matches!(c, Chunk::Break) && !c.is("and"))
+        .any(|c| matches!(c, Chunk::Things(_) | Chunk::Denied(_)))
 }
 
 /// The sentence cut into chunks.
@@ -323,33 +335,8 @@ fn chunks(sentence: &Sentence, last_thing: &mut Option<&'static ObjectDef>) -> V
                 out.push(classify(tokens, list, last_thing));
             }
             Parse::Unknown(span) => {
-                let words: Vec<&str> = span
-                    .clone()
-                    .skip(1)
-                    .filter_map(|k| tokens.get(k).and_then(Token::word))
-                    .collect();
-                // "the only furniture": a generic noun a word or two on.
-                let generic = words
-                    .iter()
-                    .chain(
-                        tokens[span.end..]
-                            .iter()
-                            .take(2)
-                            .filter_map(Token::word)
-                            .collect::<Vec<_>>()
-                            .iter(),
-                    )
-                    .any(|w| GENERIC_NOUNS.contains(w));
-                // "the cushions of the sofa", "the exception of the sixth": a part of, or
-                // a word about, the furniture named after it.
-                let part_of = tokens.get(span.end).is_some_and(|t| t.is("of"))
-                    && matches!(noun_phrase(tokens, span.end + 1), Parse::Found(p) if !p.is_object() && !p.is_room());
                 i = span.end;
-                out.push(if generic || part_of {
-                    Chunk::Word(words.last().copied().unwrap_or_default().to_string())
-                } else {
-                    Chunk::Unknown(span)
-                });
+                out.push(unknown(tokens, span));
             }
             Parse::Nothing => {
                 out.push(Chunk::Word(
@@ -367,6 +354,33 @@ fn chunks(sentence: &Sentence, last_thing: &mut Option<&'static ObjectDef>) -> V
         t.header = true;
     }
     out
+}
+
+/// A phrase whose noun the lexicon does not know: a word to pass over when its noun is
+/// generic ("four rooms", "the only furniture") or a part of the furniture after it ("the
+/// cushions of the sofa", "the exception of the sixth"), else [`Chunk::Unknown`].
+fn unknown(tokens: &[Token], span: Range<usize>) -> Chunk {
+    let words: Vec<&str> = span
+        .clone()
+        .skip(1)
+        .filter_map(|k| tokens.get(k).and_then(Token::word))
+        .collect();
+    let after: Vec<&str> = tokens[span.end..]
+        .iter()
+        .take(2)
+        .filter_map(Token::word)
+        .collect();
+    let generic = words
+        .iter()
+        .chain(&after)
+        .any(|w| GENERIC_NOUNS.contains(w));
+    let part_of = tokens.get(span.end).is_some_and(|t| t.is("of"))
+        && matches!(noun_phrase(tokens, span.end + 1), Parse::Found(p) if !p.is_object() && !p.is_room());
+    if generic || part_of {
+        Chunk::Word(words.last().copied().unwrap_or_default().to_string())
+    } else {
+        Chunk::Unknown(span)
+    }
 }
 
 /// Verbs that make the last place of a list after a preposition the subject of a new

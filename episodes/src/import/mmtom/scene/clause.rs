@@ -6,7 +6,8 @@ use std::ops::Range;
 
 use crate::import::{ImportError, Part};
 
-use super::super::lexicon::{Noun, ObjectDef};
+use super::super::apartment::Apartment;
+use super::super::lexicon::{FurnitureDef, Noun, ObjectDef};
 use super::super::notes::Notes;
 use super::super::phrase::{Det, Head, NounPhrase, PhraseList, Quantifier};
 use super::super::resolve::{self, Context, Reading, Unresolved};
@@ -76,6 +77,9 @@ enum PlaceRef {
     /// The places listed last ("both have a book on them").
     LastList(Mode),
 }
+
+/// Where each thing of a chunk goes: (its class, the piece), in text order.
+type Way = Vec<(&'static ObjectDef, usize)>;
 
 /// How things go on the pieces of a list of places.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -363,15 +367,10 @@ impl<'a> ClauseReading<'a> {
         shared: &Shared,
         notes: &mut Notes,
     ) -> Result<Vec<Vec<usize>>, ImportError> {
-        let apartment = &mut w.branch.apartment;
-        let noun = match item.head {
-            Head::Noun(Noun::Furniture(f)) => Some(f),
-            _ => None,
-        };
         // "a fridge in the kitchen", "the kitchen sofa": the phrase names its room;
         // "the coffee table there": the room named last.
         let own_room = match (item.room, item.there) {
-            (Some(r), _) => Some(vec![apartment.room(r)]),
+            (Some(r), _) => Some(vec![w.branch.apartment.room(r)]),
             (None, true) => shared.last_named_room.map(|r| vec![r]),
             (None, false) => None,
         };
@@ -380,29 +379,60 @@ impl<'a> ClauseReading<'a> {
             && item.ordinals.is_empty()
             && !item.one_of
             && item.quantifier.is_none();
-        if let (Some(f), true) = (noun, plain) {
+        if let (Head::Noun(Noun::Furniture(f)), true) = (item.head, plain) {
+            let apartment = &w.branch.apartment;
             let has = |room: usize| {
                 apartment.series_len(room, f.in_room(apartment.rooms[room].id).class) > 0
             };
+            // "a book lies on a desk" in a room with desks names one of them.
             let refers = self.is_target(c) && rooms.len() == 1 && has(rooms[0]);
             if !refers {
-                if rooms.is_empty() {
-                    return Err(self.error(
-                        item.span.clone(),
-                        "no room has been described yet to put it in",
-                    ));
-                }
-                let count = item.count.unwrap_or(1).min(MAX_COUNT);
-                let mut added = Vec::new();
-                for &room in rooms {
-                    let def = f.in_room(apartment.rooms[room].id);
-                    added.extend(apartment.add_furniture(def, room, count));
-                }
                 w.declared[c] = true;
-                return Ok(vec![added]);
+                return self.declare(&mut w.branch.apartment, item, f, rooms);
             }
         }
         let room = rooms.first().copied().or(shared.room);
+        self.refer(w, item, room, shared, notes)
+    }
+
+    /// Adds the pieces an indefinite phrase declares ("four cabinets") to each of `rooms`.
+    fn declare(
+        &self,
+        apartment: &mut Apartment,
+        item: &NounPhrase,
+        f: &'static FurnitureDef,
+        rooms: &[usize],
+    ) -> Result<Vec<Vec<usize>>, ImportError> {
+        if rooms.is_empty() {
+            return Err(self.error(
+                item.span.clone(),
+                "no room has been described yet to put it in",
+            ));
+        }
+        let count = item.count.unwrap_or(1);
+        if count > MAX_COUNT {
+            return Err(self.error(
+                item.span.clone(),
+                format!("more than {MAX_COUNT} pieces of one kind in one phrase"),
+            ));
+        }
+        let mut added = Vec::new();
+        for &room in rooms {
+            let def = f.in_room(apartment.rooms[room].id);
+            added.extend(apartment.add_furniture(def, room, count));
+        }
+        Ok(vec![added])
+    }
+
+    /// The pieces a phrase refers to in one reading, one entry per reading it allows.
+    fn refer(
+        &self,
+        w: &mut Work,
+        item: &NounPhrase,
+        room: Option<usize>,
+        shared: &Shared,
+        notes: &mut Notes,
+    ) -> Result<Vec<Vec<usize>>, ImportError> {
         let context = Context {
             room,
             mentioned: &w.branch.mentioned,
@@ -410,12 +440,17 @@ impl<'a> ClauseReading<'a> {
             last_list: &w.branch.last_list,
             reading: Reading::Situated,
         };
-        let ids = |a: &super::super::apartment::Apartment, ps: &[usize]| {
-            let all = a.furniture_ids();
-            ps.iter()
-                .map(|&p| all[p].clone())
-                .collect::<Vec<_>>()
-                .join(" or ")
+        let apartment = &w.branch.apartment;
+        let one_each = |candidates: Vec<usize>, notes: &mut Notes| {
+            if candidates.len() > 1 {
+                let phrase = self.phrase(item.span.clone());
+                let ids = apartment.ids_of(&candidates).join(" or ");
+                self.note(
+                    notes,
+                    format!("\"{phrase}\" could be {ids}: one reading each"),
+                );
+            }
+            candidates.into_iter().map(|p| vec![p]).collect()
         };
         match resolve::furniture(apartment, item, &context) {
             Ok(pieces) if item.one_of => {
@@ -430,61 +465,62 @@ impl<'a> ClauseReading<'a> {
                     };
                     resolve::furniture(apartment, &every, &context).unwrap_or(pieces)
                 };
-                if all.len() > 1 {
-                    self.note(
-                        notes,
-                        format!(
-                            "\"{}\" could be {}: one reading each",
-                            self.phrase(item.span.clone()),
-                            ids(apartment, &all)
-                        ),
-                    );
-                }
-                Ok(all.into_iter().map(|p| vec![p]).collect())
+                Ok(one_each(all, notes))
             }
             Ok(pieces) => Ok(vec![pieces]),
             Err(Unresolved::Ambiguous(candidates)) if !item.plural => {
-                self.note(
-                    notes,
-                    format!(
-                        "\"{}\" could be {}: one reading each",
-                        self.phrase(item.span.clone()),
-                        ids(apartment, &candidates)
-                    ),
-                );
-                Ok(candidates.into_iter().map(|p| vec![p]).collect())
+                Ok(one_each(candidates, notes))
             }
             Err(Unresolved::Ambiguous(candidates)) => Ok(vec![candidates]),
-            Err(Unresolved::NotFound(_))
-                if noun.is_some()
-                    && room.is_some()
-                    && item.ordinals.is_empty()
+            Err(Unresolved::NotFound(why)) => {
+                let unlisted = item.ordinals.is_empty()
                     && !item.one_of
                     && !item.plural
-                    && item.quantifier.is_none() =>
-            {
-                let (f, room) = (
-                    noun.unwrap_or_else(|| unreachable!()),
-                    room.unwrap_or_default(),
-                );
-                let def = f.in_room(apartment.rooms[room].id);
-                let added = apartment.add_furniture(def, room, 1);
-                self.note(
-                    notes,
-                    format!(
-                        "\"{}\" was not listed; one is added to the {}",
-                        self.phrase(item.span.clone()),
-                        apartment.rooms[room].id
-                    ),
-                );
-                Ok(vec![added])
+                    && item.quantifier.is_none();
+                match (item.head, room) {
+                    (Head::Noun(Noun::Furniture(f)), Some(room)) if unlisted => {
+                        Ok(vec![self.add_unlisted(
+                            &mut w.branch.apartment,
+                            item,
+                            f,
+                            room,
+                            notes,
+                        )])
+                    }
+                    (_, None) => Err(self.error(
+                        item.span.clone(),
+                        format!("{why}; no room has been described yet"),
+                    )),
+                    _ => Err(self.error(item.span.clone(), why)),
+                }
             }
-            Err(Unresolved::NotFound(why)) if room.is_none() => Err(self.error(
-                item.span.clone(),
-                format!("{why}; no room has been described yet"),
-            )),
-            Err(Unresolved::NotFound(why)) => Err(self.error(item.span.clone(), why)),
         }
+    }
+
+    /// Adds a piece a definite phrase names but no inventory listed ("the dishwasher"): to
+    /// the room such pieces belong in when the apartment has it (a kitchen for a
+    /// dishwasher), else to the room being described.
+    fn add_unlisted(
+        &self,
+        apartment: &mut Apartment,
+        item: &NounPhrase,
+        f: &'static FurnitureDef,
+        described: usize,
+        notes: &mut Notes,
+    ) -> Vec<usize> {
+        let room = f
+            .home_room()
+            .and_then(|home| apartment.rooms.iter().position(|r| r.id == home))
+            .unwrap_or(described);
+        let def = f.in_room(apartment.rooms[room].id);
+        let added = apartment.add_furniture(def, room, 1);
+        let phrase = self.phrase(item.span.clone());
+        let id = apartment.rooms[room].id;
+        self.note(
+            notes,
+            format!("\"{phrase}\" was not listed; one is added to the {id}"),
+        );
+        added
     }
 
     /// Takes the pieces of an exception ("but the third") out of the quantified list
@@ -581,65 +617,11 @@ impl<'a> ClauseReading<'a> {
         place: &PlaceRef,
         things: &Things,
         notes: &mut Notes,
-    ) -> Result<Vec<Vec<(&'static ObjectDef, usize)>>, ImportError> {
-        let phrase = self.phrase(things.span.clone());
-        let (pieces, mode) = match place {
-            PlaceRef::Chained(chunks) => (
-                chunks.iter().flat_map(|&k| w.pieces[k].clone()).collect(),
-                Mode::Each,
-            ),
-            PlaceRef::Chunk(k, mode) => (w.pieces[*k].clone(), *mode),
-            PlaceRef::Room(k) => {
-                let Chunk::Rooms(list) = &self.chunks[*k] else {
-                    unreachable!("a room chunk")
-                };
-                let Head::Noun(Noun::Room(r)) = list.items[0].head else {
-                    unreachable!("a room")
-                };
-                let a = &w.branch.apartment;
-                let room = a.rooms.iter().position(|x| *x == r);
-                let in_room: Vec<usize> = (0..a.furniture.len())
-                    .filter(|&p| Some(a.furniture[p].room) == room)
-                    .collect();
-                if in_room.is_empty() {
-                    return Err(self.error(
-                        things.span.clone(),
-                        format!("the {} has no furniture to put them in or on", r.id),
-                    ));
-                }
-                if in_room.len() > 1 {
-                    self.note(
-                        notes,
-                        format!(
-                            "\"{phrase}\" are somewhere in the {}: one reading per piece there",
-                            r.id
-                        ),
-                    );
-                }
-                let all = self.counted(things, 1, notes);
-                return Ok(in_room
-                    .into_iter()
-                    .map(|p| all.iter().map(|&d| (d, p)).collect())
-                    .collect());
-            }
-            PlaceRef::Last => {
-                let Some(last) = w.branch.last_place else {
-                    return Err(self.error(things.span.clone(), "no place is named for them"));
-                };
-                let id = &w.branch.apartment.furniture_ids()[last];
-                self.note(
-                    notes,
-                    format!("\"{phrase}\" go where the text was last: {id}"),
-                );
-                (vec![last], Mode::Each)
-            }
-            PlaceRef::LastList(mode) => {
-                if w.branch.last_list.is_empty() {
-                    return Err(self.error(things.span.clone(), "no places were listed for them"));
-                }
-                (w.branch.last_list.clone(), *mode)
-            }
-        };
+    ) -> Result<Vec<Way>, ImportError> {
+        if let PlaceRef::Room(k) = place {
+            return self.somewhere_in_room(w, *k, things, notes);
+        }
+        let (pieces, mode) = self.pieces_of(w, place, things, notes)?;
         let one = match (pieces.as_slice(), mode) {
             ([], _) => {
                 return Err(self.error(
@@ -656,47 +638,134 @@ impl<'a> ClauseReading<'a> {
             return Ok(vec![all.into_iter().map(|d| (d, piece)).collect()]);
         }
         match mode {
-            Mode::Last => unreachable!("the last piece was taken above"),
-            Mode::Each => {
+            Mode::Last | Mode::Each => {
                 let all = self.counted(things, 1, notes);
                 Ok(vec![pieces
                     .iter()
                     .flat_map(|&p| all.iter().map(move |&d| (d, p)))
                     .collect()])
             }
-            Mode::Respectively => {
-                if things.items.len() != pieces.len() {
-                    return Err(self.error(
-                        things.span.clone(),
-                        format!(
-                            "\"respectively\" pairs {} things with {} places",
-                            things.items.len(),
-                            pieces.len()
-                        ),
-                    ));
-                }
-                Ok(vec![things
-                    .items
-                    .iter()
-                    .zip(&pieces)
-                    .flat_map(|((def, n, _), &p)| {
-                        std::iter::repeat_n((*def, p), n.unwrap_or(1) as usize)
-                    })
-                    .collect()])
-            }
-            Mode::Spread => {
-                let all = self.counted_spread(things, pieces.len(), notes);
-                let classes: Vec<&str> = all.iter().map(|d| d.class).collect();
-                let (ways, cut) = spreads(&classes, &pieces, MAX_READINGS);
-                if cut {
-                    self.note(notes, format!("\"{phrase}\" can be spread in more than {MAX_READINGS} ways; the first {MAX_READINGS} are kept"));
-                }
-                Ok(ways
-                    .into_iter()
-                    .map(|way| all.iter().copied().zip(way).collect())
-                    .collect())
-            }
+            Mode::Respectively => self.respectively(things, &pieces).map(|way| vec![way]),
+            Mode::Spread => Ok(self.spread(things, &pieces, notes)),
         }
+    }
+
+    /// The pieces a place stands for in one reading, and how things go on them.
+    fn pieces_of(
+        &self,
+        w: &Work,
+        place: &PlaceRef,
+        things: &Things,
+        notes: &mut Notes,
+    ) -> Result<(Vec<usize>, Mode), ImportError> {
+        let branch = &w.branch;
+        Ok(match place {
+            PlaceRef::Chained(chunks) => (
+                chunks.iter().flat_map(|&k| w.pieces[k].clone()).collect(),
+                Mode::Each,
+            ),
+            PlaceRef::Chunk(k, mode) => (w.pieces[*k].clone(), *mode),
+            // "each of the microwave and cabinet 7: a plate".
+            PlaceRef::Last
+                if branch.last_each && branch.last_list.last() == branch.last_place.as_ref() =>
+            {
+                (branch.last_list.clone(), Mode::Each)
+            }
+            PlaceRef::Last => {
+                let Some(last) = branch.last_place else {
+                    return Err(self.error(things.span.clone(), "no place is named for them"));
+                };
+                let phrase = self.phrase(things.span.clone());
+                let id = &branch.apartment.ids_of(&[last])[0];
+                self.note(
+                    notes,
+                    format!("\"{phrase}\" go where the text was last: {id}"),
+                );
+                (vec![last], Mode::Each)
+            }
+            PlaceRef::LastList(mode) if !branch.last_list.is_empty() => {
+                (branch.last_list.clone(), *mode)
+            }
+            PlaceRef::LastList(_) => {
+                return Err(self.error(things.span.clone(), "no places were listed for them"))
+            }
+            PlaceRef::Room(_) => unreachable!("rooms are read by somewhere_in_room"),
+        })
+    }
+
+    /// Things put in a room ("two apples in the kitchen"): all of them on any one piece
+    /// there, one reading per piece.
+    fn somewhere_in_room(
+        &self,
+        w: &Work,
+        k: usize,
+        things: &Things,
+        notes: &mut Notes,
+    ) -> Result<Vec<Way>, ImportError> {
+        let Some(Head::Noun(Noun::Room(r))) = (match &self.chunks[k] {
+            Chunk::Rooms(list) => list.items.first().map(|i| i.head),
+            _ => None,
+        }) else {
+            return Err(self.error(things.span.clone(), "no place is named for them"));
+        };
+        let a = &w.branch.apartment;
+        let room = a.rooms.iter().position(|x| *x == r);
+        let in_room: Vec<usize> = (0..a.furniture.len())
+            .filter(|&p| Some(a.furniture[p].room) == room)
+            .collect();
+        if in_room.is_empty() {
+            return Err(self.error(
+                things.span.clone(),
+                format!("the {} has no furniture to put them in or on", r.id),
+            ));
+        }
+        if in_room.len() > 1 {
+            let phrase = self.phrase(things.span.clone());
+            let reading = format!(
+                "\"{phrase}\" are somewhere in the {}: one reading per piece there",
+                r.id
+            );
+            self.note(notes, reading);
+        }
+        let all = self.counted(things, 1, notes);
+        Ok(in_room
+            .into_iter()
+            .map(|p| all.iter().map(|&d| (d, p)).collect())
+            .collect())
+    }
+
+    /// The i-th thing on the i-th piece ("... respectively").
+    fn respectively(&self, things: &Things, pieces: &[usize]) -> Result<Way, ImportError> {
+        if things.items.len() != pieces.len() {
+            return Err(self.error(
+                things.span.clone(),
+                format!(
+                    "\"respectively\" pairs {} things with {} places",
+                    things.items.len(),
+                    pieces.len()
+                ),
+            ));
+        }
+        Ok(things
+            .items
+            .iter()
+            .zip(pieces)
+            .flat_map(|((def, n, _), &p)| std::iter::repeat_n((*def, p), n.unwrap_or(1) as usize))
+            .collect())
+    }
+
+    /// Every way of spreading things over pieces when nothing says which holds what.
+    fn spread(&self, things: &Things, pieces: &[usize], notes: &mut Notes) -> Vec<Way> {
+        let all = self.counted_spread(things, pieces.len(), notes);
+        let classes: Vec<&str> = all.iter().map(|d| d.class).collect();
+        let (ways, cut) = spreads(&classes, pieces, MAX_READINGS);
+        if cut {
+            let phrase = self.phrase(things.span.clone());
+            self.note(notes, format!("\"{phrase}\" can be spread in more than {MAX_READINGS} ways; the first {MAX_READINGS} are kept"));
+        }
+        ways.into_iter()
+            .map(|way| all.iter().copied().zip(way).collect())
+            .collect()
     }
 
     /// The things of a chunk, one entry per object; a count the text does not give is
@@ -757,6 +826,7 @@ impl<'a> ClauseReading<'a> {
                     }
                     if w.pieces[c].len() > 1 {
                         w.branch.last_list = w.pieces[c].clone();
+                        w.branch.last_each = self.one_by_one(list);
                     }
                     if let Some(&last) = w.pieces[c].last() {
                         w.branch.last_place = Some(last);
@@ -946,6 +1016,8 @@ impl ClauseReading<'_> {
                 }
                 Chunk::Word(w) if PLACE_PREPOSITIONS.contains(&w.as_str()) => {
                     match self.chunks.get(k + 1) {
+                        // ", on the sofa are two glasses": a place with things of its own.
+                        Some(Chunk::Places(_)) if self.fronts_things(k + 1) => break,
                         Some(Chunk::Places(_)) => {
                             out.push(k + 1);
                             k += 2;
@@ -957,6 +1029,14 @@ impl ClauseReading<'_> {
             }
         }
         out
+    }
+
+    /// Whether place chunk `p` is followed by things of its own before the clause ends.
+    fn fronts_things(&self, p: usize) -> bool {
+        self.chunks[p + 1..]
+            .iter()
+            .take_while(|c| !matches!(c, Chunk::Break | Chunk::Places(_)) && !c.is("and"))
+            .any(|c| matches!(c, Chunk::Things(_) | Chunk::Denied(_)))
     }
 
     /// How things go on the pieces of place chunk `p` (see [`Mode`]).
@@ -973,22 +1053,25 @@ impl ClauseReading<'_> {
         {
             return Mode::Respectively;
         }
-        let each = self
-            .chunks
-            .iter()
-            .any(|x| x.is_any(&["each", "both", "every", "apiece"]))
-            || list.both
-            || list
-                .items
-                .iter()
-                .any(|i| matches!(i.quantifier, Some(Quantifier::All | Quantifier::NoneOf)));
-        if each {
+        if self.one_by_one(list) {
             return Mode::Each;
         }
         if p < c && between(RELATIVE_WORDS) {
             return Mode::Last;
         }
         Mode::Spread
+    }
+
+    /// Whether the clause means the places of `list` one by one ("each", "both", "all").
+    fn one_by_one(&self, list: &PhraseList) -> bool {
+        self.chunks
+            .iter()
+            .any(|x| x.is_any(&["each", "both", "every", "apiece"]))
+            || list.both
+            || list
+                .items
+                .iter()
+                .any(|i| matches!(i.quantifier, Some(Quantifier::All | Quantifier::NoneOf)))
     }
 }
 

@@ -45,7 +45,7 @@ use super::lexicon::{FurnitureDef, ObjectDef};
 use super::notes::{Note, Notes};
 use super::text::{sentences, span_text, Sentence};
 
-pub(super) use chunk::{CLAUSE_WORDS, GENERIC_NOUNS, NEGATIONS};
+pub(super) use chunk::{CLAUSE_WORDS, NEGATIONS};
 pub(super) use clause::{PLACE_PREPOSITIONS, RELATIVE_WORDS};
 
 /// The most readings a scene keeps; further ones are left out, with a note.
@@ -98,6 +98,9 @@ pub(super) struct Branch {
     pub(super) last_list: Vec<usize>,
     /// The piece named last ("it").
     pub(super) last_place: Option<usize>,
+    /// Whether the places listed last were meant one by one ("each of the microwave and
+    /// cabinet 7: a plate").
+    pub(super) last_each: bool,
     /// Pieces the text said hold nothing (`None`) or no object of a class.
     pub(super) empties: Vec<(usize, Option<&'static ObjectDef>, usize)>,
 }
@@ -284,6 +287,7 @@ fn dedupe_states(branches: &mut Vec<Branch>) {
             b.mentioned.clone(),
             b.last_list.clone(),
             b.last_place,
+            b.last_each,
             empties,
         );
         let new = !seen.contains(&key);
