@@ -29,12 +29,18 @@ impl Belief {
     }
 
     /// Thinks it is at `place`: probability `1 - leak` there, the rest spread evenly.
+    ///
+    /// # Panics
+    /// If `place` is not one of the `places`.
     pub fn thinks_at(place: FurnitureId, places: usize, leak: f64) -> Self {
         Self::thinks_among(&[place], places, leak)
     }
 
     /// Thinks it is in one of `among` (equally likely, `1 - leak` in all), the leak spread
     /// evenly over the other places.
+    ///
+    /// # Panics
+    /// If a place of `among` is not one of the `places`.
     pub fn thinks_among(among: &[FurnitureId], places: usize, leak: f64) -> Self {
         let mut considered = vec![false; places];
         for p in among {
@@ -63,6 +69,10 @@ impl Belief {
 
     /// Updates from what the agent sees: for each place in view, an object of `class` is
     /// either there (now known) or not (ruled out).
+    ///
+    /// # Panics
+    /// If the observation is of another world than `world`, or of more places than the
+    /// belief is over.
     pub fn observe(&mut self, world: &World, class: ClassId, observation: &Observation) {
         let mut changed = false;
         for &place in &observation.visible {
@@ -105,6 +115,9 @@ impl Belief {
     /// How strongly the agent thinks an object of the class is at `place`: 1 for a place
     /// it has seen one at; otherwise the unseen-place probability, or 0 once the agent knows
     /// other places.
+    ///
+    /// # Panics
+    /// If `place` is not one of the places the belief is over.
     pub fn probability_at(&self, place: FurnitureId) -> f64 {
         if self.known.contains(&place) {
             1.0
@@ -124,6 +137,9 @@ impl Belief {
     /// This is the reading of MMToM-QA's belief questions: an agent about to open a
     /// container after searching others thinks the object is inside it, and one that
     /// passed a container by to search elsewhere thinks it is not.
+    ///
+    /// # Panics
+    /// If `place` is not one of the places the belief is over.
     pub fn thinks_inside(&self, place: FurnitureId) -> bool {
         if !self.known.is_empty() {
             return self.known.contains(&place);
