@@ -32,7 +32,7 @@ fn main() {
         "bench",
     )
     .expect("generated worlds are valid");
-    let world = &episode.world;
+    let world = episode.world();
     let policy = PlannerPolicy::default();
     let goals: Vec<_> = world.class_ids().collect();
     let mut session = Inference::new(

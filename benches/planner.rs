@@ -2,32 +2,16 @@
 //!
 //! Run with `cargo bench --bench planner`. Prints a figure; asserts nothing.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use bip::engine::{infer_episode, BatchOptions, PlannerPolicy};
-use bip::episodes::Episode;
-
-fn examples() -> Vec<Episode> {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("episodes/examples");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&folder)
-        .expect("episodes/examples exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|p| bip::io::read_episode(p).expect("examples are valid"))
-        .collect()
-}
 
 fn main() {
-    let episodes = examples();
+    let episodes = bip_episodes::test_support::examples();
     let policy = PlannerPolicy::default();
     let options = BatchOptions::default();
-    let questions: usize = episodes.iter().map(|e| e.questions.len()).sum();
-    let steps: usize = episodes.iter().map(|e| e.actions.len()).sum();
+    let questions: usize = episodes.iter().map(|e| e.questions().len()).sum();
+    let steps: usize = episodes.iter().map(|e| e.actions().len()).sum();
     // Warm up once, then repeat whole passes for at least two seconds.
     for e in &episodes {
         infer_episode(e, &policy, &options).expect("inference");

@@ -35,6 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         },
         "simulated",
     )?
+    .into_parts()
     .world;
 
     // The simulated agent wants some class and believes, rightly or not, that it is in a

@@ -8,12 +8,13 @@ use serde::Serialize;
 
 use bip_episodes::{Episode, EpisodeError};
 
-/// Why a file could not be read or written; always names the file.
+/// Why a file could not be read or written; always names the file, and keeps what went
+/// wrong as its source (print the chain, `{:#}` of an `anyhow::Error`, to see both).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum IoError {
     /// The file system refused.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     File {
         /// The file.
         path: String,
@@ -21,7 +22,7 @@ pub enum IoError {
         source: std::io::Error,
     },
     /// The file is not a valid episode.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Episode {
         /// The file.
         path: String,

@@ -20,15 +20,15 @@ fn online_session_matches_batch_inference() {
     let policy = PlannerPolicy::default();
     for episode in shipped_and_generated_episodes() {
         let batch = infer_episode(&episode, &policy, &BatchOptions::default()).expect("batch");
-        for (q, expected) in episode.questions.iter().zip(&batch.answers) {
+        for (q, expected) in episode.questions().iter().zip(&batch.answers) {
             // The session a simulator would hold, over the same hypothesis space.
             let config = hypotheses_at(&episode, q.at, &Default::default());
             let mut session = Inference::for_episode(&episode, &policy, &config).expect("session");
-            for action in &episode.actions[..q.at] {
+            for action in &episode.actions()[..q.at] {
                 session.push(action).expect("possible");
             }
             let online = bip::engine::answer(q, &session.posterior());
-            assert_eq!(&online, expected, "{} {}", episode.id, q.id);
+            assert_eq!(&online, expected, "{} {}", episode.id(), q.id);
         }
     }
 }
@@ -39,7 +39,7 @@ fn goal_and_belief_probabilities_are_coherent() {
     for episode in shipped_and_generated_episodes() {
         let mut session =
             Inference::for_episode(&episode, &policy, &Default::default()).expect("session");
-        for action in &episode.actions {
+        for action in episode.actions() {
             session.push(action).expect("possible");
         }
         let posterior = session.posterior();
@@ -47,11 +47,11 @@ fn goal_and_belief_probabilities_are_coherent() {
         assert!(
             (total - 1.0).abs() < 1e-9,
             "{}: goals sum to {total}",
-            episode.id
+            episode.id()
         );
         // "Thinks inside" and "thinks not inside" are complementary under any goal.
         for (goal, _) in posterior.goals() {
-            for place in episode.world.furniture_ids() {
+            for place in episode.world().furniture_ids() {
                 let claim = |inside| Proposition::Belief {
                     class: goal,
                     place,
@@ -67,7 +67,7 @@ fn goal_and_belief_probabilities_are_coherent() {
                 assert!(
                     (yes + no - 1.0).abs() < 1e-9,
                     "{}: {yes} + {no}",
-                    episode.id
+                    episode.id()
                 );
             }
         }
@@ -90,20 +90,20 @@ fn pruning_scores_a_few_hypotheses_per_option_and_keeps_every_option_alive() {
         let full = infer_episode(&episode, &policy, &BatchOptions::default()).expect("full");
         let few = infer_episode(&episode, &policy, &pruned).expect("pruned");
         for (((q, a), b), cost) in episode
-            .questions
+            .questions()
             .iter()
             .zip(&full.answers)
             .zip(&few.answers)
             .zip(&few.costs)
         {
-            assert!(cost.hypotheses <= 2 * q.options.len(), "{}", episode.id);
+            assert!(cost.hypotheses <= 2 * q.options.len(), "{}", episode.id());
             assert!(cost.hypotheses < full.costs[0].hypotheses);
             // Every option keeps hypotheses under which it holds (a tie between options
             // the planner cannot tell apart keeps them tied).
             assert!(
                 b.probabilities.iter().all(|p| p.is_some()),
                 "{}",
-                episode.id
+                episode.id()
             );
             total += 1;
             agree += usize::from(a.choice == b.choice);

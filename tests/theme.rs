@@ -3,12 +3,9 @@
 
 use serde_json::Value;
 
-use crate::util::{bip, examples, json, TempDir};
+use bip_episodes::test_support::MMTOM_RECORDS as RECORDS;
 
-/// MMToM-QA-style records written for these tests (not from the benchmark).
-const RECORDS: &str = r#"{"question": "What's inside the apartment: The apartment consists of a kitchen and a living room. The kitchen is equipped with a fridge, a microwave and two cabinets. The fridge contains an apple and a bottle of wine. The second cabinet holds a cupcake. The living room features a sofa with a remote control on it. \nActions taken by Ann: Ann is in the living room. She walks to the kitchen and is about to open the microwave. \nQuestion: If Ann has been trying to get a cupcake, which one of the following statements is more likely to be true? (a) Ann thinks that the cupcake is inside the microwave. (b) Ann thinks that the cupcake is not inside the microwave. Please respond with either a or b.", "answer": "a", "question_type": 1.3, "episode": 3}
-{"question": "What's inside the apartment: The apartment consists of a bedroom and a kitchen. In the bedroom, there is a desk with a book and a wine glass on it. The kitchen is equipped with a fridge and a stove. The fridge holds two plates, and the stove contains a salmon. \nActions taken by Bo: Bo is in the bedroom. He heads to the kitchen and approaches the stove. \nQuestion: Which one of the following statements is more likely to be true? (a) Bo has been trying to get a book. (b) Bo has been trying to get a salmon. Please respond with either a or b.", "answer": "b", "question_type": 2.1, "episode": 4}
-"#;
+use crate::util::{bip, examples, json, TempDir};
 
 fn read_json(path: &std::path::Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("written")).expect("JSON")

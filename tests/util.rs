@@ -11,13 +11,7 @@ pub fn root() -> PathBuf {
 
 /// Every shipped example episode, sorted.
 pub fn examples() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("episodes/examples"))
-        .expect("episodes/examples exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
+    bip_episodes::test_support::example_paths()
 }
 
 /// Runs the `bip` binary with `args`.

@@ -10,7 +10,7 @@ use serde_json::Value;
 use bip::engine::{infer_episode, BatchOptions, PlannerPolicy};
 use bip::episodes::import::virtualhome::{
     export, import, read_graph, GraphFile, ImportOptions, Imported, NodeId, NoteKind,
-    VirtualHomeError,
+    VirtualHomeError, SCENERY,
 };
 use bip::episodes::{Episode, FurnitureKind};
 
@@ -77,17 +77,6 @@ fn category(node: &Value) -> &str {
     node["category"].as_str().unwrap_or_default()
 }
 
-const SCENERY: [&str; 8] = [
-    "Walls",
-    "Floor",
-    "Floors",
-    "Ceiling",
-    "Lamps",
-    "Doors",
-    "Windows",
-    "Characters",
-];
-
 /// The node id behind each episode id.
 fn node_of(imported: &Imported) -> BTreeMap<String, u64> {
     imported
@@ -101,7 +90,7 @@ fn node_of(imported: &Imported) -> BTreeMap<String, u64> {
 fn scene1_rooms_furniture_and_objects_are_where_the_graph_puts_them() {
     let raw = Raw::load();
     let imported = import(&scene1(), None, &ImportOptions::default()).expect("scene 1 imports");
-    let world = &imported.episode.world;
+    let world = imported.episode.world();
     let node = node_of(&imported);
     let id = |name: &str| node[name];
 
@@ -220,7 +209,7 @@ fn scene1_rooms_furniture_and_objects_are_where_the_graph_puts_them() {
         "a cupcake, not GRABBABLE"
     );
     assert_eq!(
-        imported.episode.agent.start.index(),
+        imported.episode.agent().start.index(),
         0,
         "character 63 is in the bathroom"
     );
@@ -365,7 +354,7 @@ fn skipped_lines_are_reported_with_their_numbers_or_rejected_by_strict() {
     }
     let episode = bip::io::read_episode(&out).expect("valid episode");
     assert_eq!(
-        episode.actions.len(),
+        episode.actions().len(),
         8,
         "kitchen, fridge, open, close, living room, (added) cabinet, open, grab"
     );
@@ -405,7 +394,10 @@ fn malformed_graphs_give_named_errors() {
             let ids: BTreeSet<u64> = cycle.iter().map(|n| n.0).collect();
             assert_eq!(ids, BTreeSet::from([2, 3, 4]));
         }
-        other => panic!("expected a cycle, got {:?}", other.map(|i| i.episode.id)),
+        other => panic!(
+            "expected a cycle, got {:?}",
+            other.map(|i| i.episode.id().to_string())
+        ),
     }
     let dir = TempDir::new();
     for (name, needle) in [
@@ -434,7 +426,7 @@ fn malformed_graphs_give_named_errors() {
 /// The world and actions of an episode, with every id mapped through `rename`, door
 /// distances left out (VirtualHome has none).
 fn modelled(episode: &Episode, rename: &dyn Fn(&str) -> String) -> Value {
-    let w = &episode.world;
+    let w = episode.world();
     let mut doors: Vec<(String, String)> = Vec::new();
     let graph = w.layout.graph();
     for e in graph.edge_indices() {
@@ -458,7 +450,7 @@ fn modelled(episode: &Episode, rename: &dyn Fn(&str) -> String) -> Value {
         .map(|f| {
             serde_json::json!([
                 rename(&f.name),
-                f.class,
+                w.furniture_class_name(f.class),
                 rename(&w.rooms[f.room.index()].name),
                 f.kind == FurnitureKind::Container,
                 f.open_at_start
@@ -479,7 +471,7 @@ fn modelled(episode: &Episode, rename: &dyn Fn(&str) -> String) -> Value {
         .collect();
     objects.sort_by_key(ToString::to_string);
     let actions: Vec<String> = episode
-        .actions
+        .actions()
         .iter()
         .map(|a| {
             a.describe(w)
@@ -491,7 +483,7 @@ fn modelled(episode: &Episode, rename: &dyn Fn(&str) -> String) -> Value {
         .collect();
     serde_json::json!({
         "rooms": w.rooms.iter().map(|r| rename(&r.name)).collect::<Vec<_>>(),
-        "start": rename(&w.rooms[episode.agent.start.index()].name),
+        "start": rename(&w.rooms[episode.agent().start.index()].name),
         "doors": doors, "furniture": furniture, "objects": objects, "actions": actions,
     })
 }
@@ -504,7 +496,13 @@ fn round_trip(episode: &Episode) {
         Some(&exported.script),
         &ImportOptions::default(),
     )
-    .unwrap_or_else(|e| panic!("{}: re-import failed: {e}\n{}", episode.id, exported.script));
+    .unwrap_or_else(|e| {
+        panic!(
+            "{}: re-import failed: {e}\n{}",
+            episode.id(),
+            exported.script
+        )
+    });
     // Exported nodes carry the original id as prefab_name.
     let original: BTreeMap<String, String> = exported
         .graph
@@ -525,7 +523,7 @@ fn round_trip(episode: &Episode) {
         modelled(&again.episode, &rename),
         modelled(episode, &|n: &str| n.to_string()),
         "{}",
-        episode.id
+        episode.id()
     );
     assert!(again.report.of(NoteKind::SkippedAction).next().is_none());
     assert!(again.report.of(NoteKind::AddedWalk).next().is_none());
@@ -551,11 +549,11 @@ fn export_then_import_round_trips_the_modelled_parts() {
     let re =
         import(&again.graph, Some(&again.script), &ImportOptions::default()).expect("re-import");
     let names = |e: &Episode| -> Vec<String> {
-        e.world
+        e.world()
             .furniture
             .iter()
             .map(|f| f.name.clone())
-            .chain(e.world.objects.iter().map(|o| o.name.clone()))
+            .chain(e.world().objects.iter().map(|o| o.name.clone()))
             .collect()
     };
     assert_eq!(names(&re.episode), names(&imported.episode));
@@ -586,7 +584,7 @@ fn bip_export_virtualhome_writes_an_executor_script_and_graph() {
     );
     let program = std::fs::read_to_string(&script).expect("script written");
     let episode = bip::io::read_episode(&example).expect("example");
-    assert_eq!(program.lines().count(), episode.actions.len());
+    assert_eq!(program.lines().count(), episode.actions().len());
     for line in program.lines() {
         // VirtualHome's parse_script_line: ^\[(\w+)\] then <([\w\s]+)>\s*\((\d+)\) pairs.
         let (action, rest) = line

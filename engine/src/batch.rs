@@ -13,7 +13,7 @@ use crate::error::EngineError;
 use crate::hypothesis::{search_sets, HypothesisConfig};
 use crate::inference::Inference;
 use crate::policy::{PlannerPolicy, Policy};
-use crate::posterior::{Posterior, RankedHypothesis};
+use crate::posterior::RankedHypothesis;
 
 /// Options of batch inference.
 #[derive(Debug, Clone, Default)]
@@ -76,8 +76,8 @@ pub struct EpisodeInference {
 pub fn hypotheses_at(episode: &Episode, at: usize, base: &HypothesisConfig) -> HypothesisConfig {
     let mut config = base.clone();
     config.search_sets.extend(search_sets(
-        &episode.world,
-        &episode.actions[..at.min(episode.actions.len())],
+        episode.world(),
+        &episode.actions()[..at.min(episode.actions().len())],
     ));
     config
 }
@@ -101,7 +101,7 @@ pub fn infer_episode(
     policy: &dyn Policy,
     options: &BatchOptions,
 ) -> Result<EpisodeInference, EngineError> {
-    if episode.alternatives.is_empty() {
+    if episode.alternatives().is_empty() {
         infer_reading(episode, policy, options)
     } else {
         crate::readings::infer_readings(episode, policy, options)
@@ -114,50 +114,83 @@ pub(crate) fn infer_reading(
     policy: &dyn Policy,
     options: &BatchOptions,
 ) -> Result<EpisodeInference, EngineError> {
-    let mut answers: Vec<Option<Answer>> = vec![None; episode.questions.len()];
-    let mut costs = vec![QuestionCost::default(); episode.questions.len()];
-    let mut moments: Vec<usize> = episode.questions.iter().map(|q| q.at).collect();
+    let (answers, costs) = by_moment(episode, policy, |at, due| {
+        let mut session = session_for(episode, policy, options, due, at)?;
+        let hypotheses = session.hypothesis_count();
+        session.push_all(&episode.actions()[..at])?;
+        let posterior = session.posterior();
+        let answers = due.iter().map(|q| answer(q, &posterior)).collect();
+        Ok((answers, hypotheses))
+    })?;
+    let trace = match options.trace_top {
+        Some(top) => trace(episode, policy, options, top)?,
+        None => Vec::new(),
+    };
+    Ok(EpisodeInference {
+        answers,
+        trace,
+        costs,
+        readings: Vec::new(),
+    })
+}
+
+/// Answers the questions of `episode` moment by moment: for each distinct number of
+/// actions a question is asked after, in increasing order, `answer_at(at, due)` answers
+/// the questions due then (in episode order) and says how many hypotheses it scored; the
+/// time and policy work it took are shared among them ([`QuestionCost::share`]).
+///
+/// Returns the answers and their costs in the order of the episode's questions.
+pub(crate) fn by_moment(
+    episode: &Episode,
+    policy: &dyn Policy,
+    mut answer_at: impl FnMut(usize, &[&Question]) -> Result<(Vec<Answer>, usize), EngineError>,
+) -> Result<(Vec<Answer>, Vec<QuestionCost>), EngineError> {
+    let questions = episode.questions();
+    let mut answers: Vec<Option<Answer>> = vec![None; questions.len()];
+    let mut costs = vec![QuestionCost::default(); questions.len()];
+    let mut moments: Vec<usize> = questions.iter().map(|q| q.at).collect();
     moments.sort_unstable();
     moments.dedup();
     for at in moments {
         let started = Instant::now();
         let work_before = policy.work();
-        let config = hypotheses_at(episode, at, &options.hypotheses);
-        let due: Vec<&Question> = episode.questions.iter().filter(|q| q.at == at).collect();
-        let mut session = Inference::for_episode(episode, policy, &config)?;
-        if let Some(pruning) = &options.pruning {
-            let keep = proposed(episode, &due, at, &config, pruning)?;
-            session.retain(|i| keep[i]);
-        }
-        let hypotheses = session.hypothesis_count();
-        for action in &episode.actions[..at] {
-            session.push(action)?;
-        }
-        answer_due(episode, at, &session.posterior(), &mut answers);
+        let due: Vec<usize> = (0..questions.len())
+            .filter(|&i| questions[i].at == at)
+            .collect();
+        let due_questions: Vec<&Question> = due.iter().map(|&i| &questions[i]).collect();
+        let (due_answers, hypotheses) = answer_at(at, &due_questions)?;
         let cost = QuestionCost::share(
             started.elapsed().as_secs_f64(),
             policy.work().since(work_before),
             hypotheses,
             due.len(),
         );
-        for (question, slot) in episode.questions.iter().zip(&mut costs) {
-            if question.at == at {
-                *slot = cost;
-            }
+        for (i, answer) in due.into_iter().zip(due_answers) {
+            answers[i] = Some(answer);
+            costs[i] = cost;
         }
     }
-    let trace = match options.trace_top {
-        Some(top) => trace(episode, policy, options, top)?,
-        None => Vec::new(),
-    };
-    Ok(EpisodeInference {
-        // Every question's `at` is at most the number of actions (checked at load), so
-        // each was answered above.
-        answers: answers.into_iter().flatten().collect(),
-        trace,
-        costs,
-        readings: Vec::new(),
-    })
+    // Every question's `at` is a moment above, and `answer_at` answers every question due.
+    Ok((answers.into_iter().flatten().collect(), costs))
+}
+
+/// A session over `episode` for `questions` asked after `at` actions, before any action:
+/// the hypotheses of [`hypotheses_at`], pruned for the questions when `options` ask for
+/// it ([`Pruning`]).
+pub(crate) fn session_for<'a>(
+    episode: &'a Episode,
+    policy: &'a dyn Policy,
+    options: &BatchOptions,
+    questions: &[&Question],
+    at: usize,
+) -> Result<Inference<'a>, EngineError> {
+    let config = hypotheses_at(episode, at, &options.hypotheses);
+    let mut session = Inference::for_episode(episode, policy, &config)?;
+    if let Some(pruning) = &options.pruning {
+        let keep = proposed(episode, questions, at, &config, pruning)?;
+        session.retain(|i| keep[i]);
+    }
+    Ok(session)
 }
 
 /// The posterior after every step of `episode`, keeping the `top` joint hypotheses.
@@ -168,22 +201,17 @@ pub(crate) fn trace(
     top: usize,
 ) -> Result<Vec<TraceStep>, EngineError> {
     let mut trace = Vec::new();
-    let end = episode.actions.len();
-    let config = hypotheses_at(episode, end, &options.hypotheses);
-    let mut session = Inference::for_episode(episode, policy, &config)?;
-    if let Some(pruning) = &options.pruning {
-        let all: Vec<&Question> = episode.questions.iter().collect();
-        let keep = proposed(episode, &all, end, &config, pruning)?;
-        session.retain(|i| keep[i]);
-    }
+    let end = episode.actions().len();
+    let all: Vec<&Question> = episode.questions().iter().collect();
+    let mut session = session_for(episode, policy, options, &all, end)?;
     for step in 0..=end {
         if step > 0 {
-            session.push(&episode.actions[step - 1])?;
+            session.push(&episode.actions()[step - 1])?;
         }
         let posterior = session.posterior();
         trace.push(TraceStep {
             step,
-            action: step.checked_sub(1).map(|i| episode.actions[i]),
+            action: step.checked_sub(1).map(|i| episode.actions()[i]),
             goals: posterior.goals(),
             top: posterior.top(top),
         });
@@ -202,9 +230,7 @@ pub(crate) fn proposed(
 ) -> Result<Vec<bool>, EngineError> {
     let planner = PlannerPolicy::new(pruning.proposal_beta)?;
     let mut session = Inference::for_episode(episode, &planner, config)?;
-    for action in &episode.actions[..at] {
-        session.push(action)?;
-    }
+    session.push_all(&episode.actions()[..at])?;
     let posterior = session.posterior();
     let mut keep = vec![false; session.hypothesis_count()];
     for option in questions.iter().flat_map(|q| &q.options) {
@@ -221,19 +247,6 @@ pub(crate) fn proposed(
         }
     }
     Ok(keep)
-}
-
-fn answer_due(
-    episode: &Episode,
-    step: usize,
-    posterior: &Posterior<'_>,
-    answers: &mut [Option<Answer>],
-) {
-    for (question, slot) in episode.questions.iter().zip(answers) {
-        if question.at == step {
-            *slot = Some(answer(question, posterior));
-        }
-    }
 }
 
 /// Runs [`infer_episode`] over many episodes in parallel (one after another for policies

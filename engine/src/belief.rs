@@ -29,12 +29,18 @@ impl Belief {
     }
 
     /// Thinks it is at `place`: probability `1 - leak` there, the rest spread evenly.
+    ///
+    /// # Panics
+    /// If `place` is not one of the `places`.
     pub fn thinks_at(place: FurnitureId, places: usize, leak: f64) -> Self {
         Self::thinks_among(&[place], places, leak)
     }
 
     /// Thinks it is in one of `among` (equally likely, `1 - leak` in all), the leak spread
     /// evenly over the other places.
+    ///
+    /// # Panics
+    /// If a place of `among` is not one of the `places`.
     pub fn thinks_among(among: &[FurnitureId], places: usize, leak: f64) -> Self {
         let mut considered = vec![false; places];
         for p in among {
@@ -63,6 +69,10 @@ impl Belief {
 
     /// Updates from what the agent sees: for each place in view, an object of `class` is
     /// either there (now known) or not (ruled out).
+    ///
+    /// # Panics
+    /// If the observation is of another world than `world`, or of more places than the
+    /// belief is over.
     pub fn observe(&mut self, world: &World, class: ClassId, observation: &Observation) {
         let mut changed = false;
         for &place in &observation.visible {
@@ -105,6 +115,9 @@ impl Belief {
     /// How strongly the agent thinks an object of the class is at `place`: 1 for a place
     /// it has seen one at; otherwise the unseen-place probability, or 0 once the agent knows
     /// other places.
+    ///
+    /// # Panics
+    /// If `place` is not one of the places the belief is over.
     pub fn probability_at(&self, place: FurnitureId) -> f64 {
         if self.known.contains(&place) {
             1.0
@@ -124,6 +137,9 @@ impl Belief {
     /// This is the reading of MMToM-QA's belief questions: an agent about to open a
     /// container after searching others thinks the object is inside it, and one that
     /// passed a container by to search elsewhere thinks it is not.
+    ///
+    /// # Panics
+    /// If `place` is not one of the places the belief is over.
     pub fn thinks_inside(&self, place: FurnitureId) -> bool {
         if !self.known.is_empty() {
             return self.known.contains(&place);
@@ -174,29 +190,32 @@ mod tests {
     }
 
     fn seen_after(episode: &Episode, actions: &[&str]) -> Observation {
-        let mut state = State::initial(&episode.world, episode.agent.start);
+        let mut state = State::initial(episode.world(), episode.agent().start);
         for a in actions {
             let (verb, target) = a.split_once(' ').expect("verb target");
-            let f = episode.world.furniture_by_name(target).expect("furniture");
+            let f = episode
+                .world()
+                .furniture_by_name(target)
+                .expect("furniture");
             let action = match verb {
                 "walk" => bip_episodes::Action::WalkTo(bip_episodes::Place::Furniture(f)),
                 _ => bip_episodes::Action::Open(f),
             };
-            state.apply(&episode.world, &action).expect("possible");
+            state.apply(episode.world(), &action).expect("possible");
         }
-        state.observe(&episode.world)
+        state.observe(episode.world())
     }
 
     #[test]
     fn opening_a_container_without_the_object_rules_it_out() {
         let e = episode();
-        let plate = e.world.class_by_name("plate").expect("class");
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
-        let cabinet = e.world.furniture_by_name("cabinet").expect("cabinet");
+        let plate = e.world().class_by_name("plate").expect("class");
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
+        let cabinet = e.world().furniture_by_name("cabinet").expect("cabinet");
         let mut belief = Belief::thinks_at(fridge, 4, 0.1);
         assert!(belief.thinks_inside(fridge));
         belief.observe(
-            &e.world,
+            e.world(),
             plate,
             &seen_after(&e, &["walk fridge", "open fridge"]),
         );
@@ -210,12 +229,12 @@ mod tests {
     #[test]
     fn seeing_the_object_resolves_the_belief() {
         let e = episode();
-        let plate = e.world.class_by_name("plate").expect("class");
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
-        let cabinet = e.world.furniture_by_name("cabinet").expect("cabinet");
+        let plate = e.world().class_by_name("plate").expect("class");
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
+        let cabinet = e.world().furniture_by_name("cabinet").expect("cabinet");
         let mut belief = Belief::thinks_at(fridge, 4, 0.1);
         belief.observe(
-            &e.world,
+            e.world(),
             plate,
             &seen_after(&e, &["walk cabinet", "open cabinet"]),
         );
@@ -232,18 +251,18 @@ mod tests {
     #[test]
     fn a_closed_container_tells_nothing() {
         let e = episode();
-        let apple = e.world.class_by_name("apple").expect("class");
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let apple = e.world().class_by_name("apple").expect("class");
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
         let mut belief = Belief::thinks_at(fridge, 4, 0.1);
-        belief.observe(&e.world, apple, &seen_after(&e, &["walk fridge"]));
+        belief.observe(e.world(), apple, &seen_after(&e, &["walk fridge"]));
         assert!(belief.thinks_inside(fridge));
         assert!(belief.known().is_empty());
     }
 
     #[test]
     fn live_candidates_follow_the_belief() {
-        let fridge = FurnitureId(0);
-        let cabinet = FurnitureId(1);
+        let fridge = FurnitureId::new(0);
+        let cabinet = FurnitureId::new(1);
         let sure = Belief::thinks_at(fridge, 4, 0.3);
         assert!(sure.thinks_inside(fridge) && !sure.thinks_inside(cabinet));
         assert!(
@@ -256,6 +275,6 @@ mod tests {
         assert!(searching.thinks_inside(fridge) && searching.thinks_inside(cabinet));
         let either = Belief::thinks_among(&[fridge, cabinet], 4, 0.2);
         assert!((either.probability_at(fridge) - 0.4).abs() < 1e-12);
-        assert!(either.thinks_inside(cabinet) && !either.thinks_inside(FurnitureId(2)));
+        assert!(either.thinks_inside(cabinet) && !either.thinks_inside(FurnitureId::new(2)));
     }
 }

@@ -35,17 +35,20 @@ impl CalibrationFile {
     /// Reads a calibration file's text.
     ///
     /// # Errors
-    /// A message naming the problem: malformed JSON, another format, or a β out of range.
-    pub fn from_json(text: &str) -> Result<Self, String> {
-        let file: Self = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    /// [`EngineError::NotACalibration`] for malformed JSON,
+    /// [`EngineError::CalibrationFormat`] for another format and
+    /// [`EngineError::CalibrationBeta`] for a β out of range.
+    pub fn from_json(text: &str) -> Result<Self, EngineError> {
+        let file: Self =
+            serde_json::from_str(text).map_err(|source| EngineError::NotACalibration { source })?;
         if file.format != CALIBRATION_FORMAT {
-            return Err(format!(
-                "format: expected \"{CALIBRATION_FORMAT}\", found \"{}\"",
-                file.format
-            ));
+            return Err(EngineError::CalibrationFormat {
+                expected: CALIBRATION_FORMAT,
+                found: file.format,
+            });
         }
         if !(file.beta.is_finite() && file.beta >= 0.0) {
-            return Err(format!("beta: {} is not a finite number ≥ 0", file.beta));
+            return Err(EngineError::CalibrationBeta { beta: file.beta });
         }
         Ok(file)
     }
@@ -62,7 +65,7 @@ pub fn mean_log_likelihood(episodes: &[Episode], beta: f64) -> Result<(f64, usiz
     let (mut total, mut n) = (0.0, 0usize);
     for (episode, result) in episodes.iter().zip(results) {
         let inference = result?;
-        for (question, answer) in episode.questions.iter().zip(&inference.answers) {
+        for (question, answer) in episode.questions().iter().zip(&inference.answers) {
             if let Some(Expected::Option(i)) = question.expected {
                 total += answer
                     .posterior
@@ -145,20 +148,26 @@ mod tests {
             );
         }
         let text = serde_json::to_string(&fit).expect("serialise");
-        assert_eq!(CalibrationFile::from_json(&text), Ok(fit));
+        assert_eq!(CalibrationFile::from_json(&text).expect("reads"), fit);
     }
 
     #[test]
     fn calibration_files_are_checked() {
         let bad = r#"{"format": "bip-calibration/9", "policy": "planner", "beta": 1, "mean_log_likelihood": 0, "questions": 1}"#;
-        assert!(CalibrationFile::from_json(bad)
-            .unwrap_err()
-            .contains("format"));
+        assert!(matches!(
+            CalibrationFile::from_json(bad),
+            Err(EngineError::CalibrationFormat { found, .. }) if found == "bip-calibration/9"
+        ));
         let negative = bad
             .replace("/9", "/1")
             .replace("\"beta\": 1", "\"beta\": -2");
-        assert!(CalibrationFile::from_json(&negative)
-            .unwrap_err()
-            .contains("beta"));
+        assert!(matches!(
+            CalibrationFile::from_json(&negative),
+            Err(EngineError::CalibrationBeta { beta }) if beta == -2.0
+        ));
+        assert!(matches!(
+            CalibrationFile::from_json("{"),
+            Err(EngineError::NotACalibration { .. })
+        ));
     }
 }

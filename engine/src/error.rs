@@ -2,8 +2,16 @@
 
 use thiserror::Error;
 
+use bip_episodes::{EpisodeError, Impossible, QuestionType};
+
+use crate::policy::PolicyFailure;
+
 /// Why inference could not go on.
-#[derive(Debug, Error, Clone, PartialEq)]
+///
+/// A variant that wraps a cause keeps it as its [`source`](std::error::Error::source)
+/// and does not repeat it in its own message: print the chain (`{:#}` of an
+/// `anyhow::Error`) to see both.
+#[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum EngineError {
     /// A parameter is out of range.
@@ -23,8 +31,10 @@ pub enum EngineError {
         step: usize,
         /// The action.
         action: String,
-        /// Why.
+        /// Why, in the world's names.
         reason: String,
+        /// Why, to branch on.
+        why: Impossible,
     },
     /// A policy returned NaN, which is a bug in that policy.
     #[error("policy {policy} returned NaN at step {step} for {action}")]
@@ -37,7 +47,7 @@ pub enum EngineError {
         action: String,
     },
     /// A policy could not score an action (a language model failed, say).
-    #[error("policy {policy} failed at step {step} ({action}): {reason}")]
+    #[error("policy {policy} failed at step {step} ({action})")]
     PolicyFailed {
         /// The policy's name.
         policy: String,
@@ -46,15 +56,72 @@ pub enum EngineError {
         /// The action scored.
         action: String,
         /// What went wrong.
-        reason: String,
+        #[source]
+        source: PolicyFailure,
     },
-    /// The episode generator could not build an episode.
-    #[error("generating episode {index}: {reason}")]
-    Generation {
+    /// A policy gave a number of scores other than the number of hypotheses (a bug in the
+    /// policy).
+    #[error("policy {policy} gave {scores} scores for {hypotheses} hypotheses at step {step} ({action})")]
+    WrongScoreCount {
+        /// The policy's name.
+        policy: String,
+        /// 0-based step.
+        step: usize,
+        /// The action scored.
+        action: String,
+        /// Scores returned.
+        scores: usize,
+        /// Hypotheses scored.
+        hypotheses: usize,
+    },
+    /// The episode generator was given no question types to draw from.
+    #[error("generating episode {index}: no question types selected")]
+    NoQuestionTypes {
         /// Index of the episode in its stream.
         index: usize,
-        /// What went wrong.
-        reason: String,
+    },
+    /// No scenario of the episode's type could be built in the draws allowed.
+    #[error("generating episode {index}: no {kind} scenario found in {attempts} draws")]
+    NoScenario {
+        /// Index of the episode in its stream.
+        index: usize,
+        /// The question type drawn.
+        kind: QuestionType,
+        /// Draws tried.
+        attempts: usize,
+    },
+    /// The generator made a world or an episode that is not valid (a bug in the generator,
+    /// reported rather than hidden).
+    #[error("generating episode {index}: the generated {what} is invalid")]
+    GeneratedInvalid {
+        /// Index of the episode in its stream.
+        index: usize,
+        /// What was invalid: "world" or "episode".
+        what: &'static str,
+        /// Why.
+        #[source]
+        source: EpisodeError,
+    },
+    /// A calibration file (`bip calibrate --out`) is not JSON of a calibration's shape.
+    #[error("not a calibration file")]
+    NotACalibration {
+        /// What the JSON reader said.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A calibration file of another format.
+    #[error("format: expected \"{expected}\", found \"{found}\"")]
+    CalibrationFormat {
+        /// The format read.
+        expected: &'static str,
+        /// The file's `format`.
+        found: String,
+    },
+    /// A calibration whose β is negative or not a number.
+    #[error("beta: {beta} is not a finite number ≥ 0")]
+    CalibrationBeta {
+        /// The file's β.
+        beta: f64,
     },
     /// Inference over one episode of a batch failed.
     #[error("episode {episode}: inference failed")]
@@ -72,14 +139,15 @@ pub enum EngineError {
         text: String,
     },
     /// A line of a variance predictions file is not a record.
-    #[error("{file}:{line}: not a variance record: {reason}")]
+    #[error("{file}:{line}: not a variance record")]
     NotARecord {
         /// The file, as named by the caller.
         file: String,
         /// Its line (from 1).
         line: usize,
         /// What the JSON reader said.
-        reason: String,
+        #[source]
+        source: serde_json::Error,
     },
     /// A scored record's answer or expected answer is not a letter of its options.
     #[error("{file}:{line}: answer or expected is not an option letter")]
@@ -104,6 +172,19 @@ pub enum EngineError {
 }
 
 impl EngineError {
+    /// `Ok` when parameter `name`'s `value` is finite and not negative.
+    pub(crate) fn check_non_negative(name: &'static str, value: f64) -> Result<(), Self> {
+        if value.is_finite() && value >= 0.0 {
+            Ok(())
+        } else {
+            Err(Self::InvalidParameter {
+                name,
+                value,
+                reason: "must be a finite number ≥ 0",
+            })
+        }
+    }
+
     /// This error, said to be about episode `episode` of a batch.
     pub(crate) fn in_episode(self, episode: &str) -> Self {
         Self::InEpisode {

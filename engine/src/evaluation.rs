@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use bip_episodes::Expected;
+use bip_episodes::{Expected, QuestionLabel};
 
 use crate::answer::Answer;
 use crate::rng::Rng;
@@ -29,13 +29,16 @@ pub const CALIBRATION_BINS: usize = 10;
 /// exact ties; answerable ones rarely fall this close.
 pub const DEFAULT_ABSTAIN_MARGIN: f64 = 0.02;
 
+/// The group of unlabelled questions in the tables by type.
+pub const UNLABELLED: &str = "-";
+
 /// One scored question.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     /// The episode it belongs to (the bootstrap's cluster).
     pub episode: String,
     /// Its label (MMToM type), if any.
-    pub label: Option<String>,
+    pub label: Option<QuestionLabel>,
     /// The correct answer.
     pub expected: Expected,
     /// The posterior's answer.
@@ -43,6 +46,14 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The key of the question's group in the tables by type: its label's text, or
+    /// [`UNLABELLED`].
+    pub fn type_key(&self) -> &str {
+        self.label
+            .as_ref()
+            .map_or(UNLABELLED, QuestionLabel::as_str)
+    }
+
     /// The option chosen when abstaining below `margin`; `None` is "cannot tell".
     pub fn choice(&self, margin: f64) -> Option<usize> {
         self.answer.choice.filter(|_| self.answer.margin >= margin)
@@ -250,7 +261,8 @@ pub struct Evaluation {
     pub accuracy: f64,
     /// Answerable questions left unanswered by a tie or abstention (counted wrong).
     pub ties: usize,
-    /// Accuracy per label ("1.1" ...); unlabelled questions under "-".
+    /// Accuracy per label ("1.1" ...; [`Outcome::type_key`]); unlabelled questions under
+    /// [`UNLABELLED`].
     pub by_type: BTreeMap<String, Accuracy>,
     /// Mean of the accuracies on questions whose correct option is a, b, ...: immune to a
     /// bias toward one answer position.
@@ -281,18 +293,13 @@ impl Evaluation {
             .cloned()
             .collect();
         let overall = Accuracy::of(&answerable, margin);
-        let mut groups: BTreeMap<String, Vec<&Outcome>> = BTreeMap::new();
         let mut by_position: BTreeMap<Option<usize>, Vec<&Outcome>> = BTreeMap::new();
         for o in &answerable {
-            groups
-                .entry(o.label.clone().unwrap_or_else(|| "-".to_string()))
-                .or_default()
-                .push(o);
             by_position.entry(o.expected.option()).or_default().push(o);
         }
-        let by_type = groups
+        let by_type = by_type(&answerable)
             .into_iter()
-            .map(|(k, v)| (k, Accuracy::of(v, margin)))
+            .map(|(k, v)| (k.to_string(), Accuracy::of(v, margin)))
             .collect();
         let position_balanced_accuracy = ratio(1, by_position.len())
             * by_position
@@ -323,6 +330,15 @@ impl Evaluation {
         self.calibration = Some(Calibration::new(outcomes));
         self
     }
+}
+
+/// `outcomes` grouped by [`Outcome::type_key`], in key order.
+pub(crate) fn by_type(outcomes: &[Outcome]) -> BTreeMap<&str, Vec<&Outcome>> {
+    let mut groups: BTreeMap<&str, Vec<&Outcome>> = BTreeMap::new();
+    for o in outcomes {
+        groups.entry(o.type_key()).or_default().push(o);
+    }
+    groups
 }
 
 /// Percentile bootstrap of accuracy over episodes: resample episodes with replacement,

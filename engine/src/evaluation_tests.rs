@@ -6,7 +6,7 @@ fn outcome(episode: &str, label: &str, expected: Expected, p_a: f64) -> Outcome 
     let margin = (2.0 * p_a - 1.0).abs();
     Outcome {
         episode: episode.to_string(),
-        label: Some(label.to_string()),
+        label: Some(QuestionLabel::parse(label)),
         expected,
         answer: Answer {
             probabilities: posterior.iter().map(|p| Some(*p)).collect(),

@@ -29,7 +29,7 @@ use crate::posterior::Posterior;
 ///     "furniture": [{"id": "fridge", "room": "kitchen", "kind": "container"},
 ///                   {"id": "shelf", "room": "hall", "kind": "surface"}],
 ///     "objects": [{"id": "milk_1", "at": "fridge"}, {"id": "keys_1", "at": "shelf"}]},
-///   "agent": {"name": "Bo", "start": "hall"}}"#, "sim")?.world;
+///   "agent": {"name": "Bo", "start": "hall"}}"#, "sim")?.into_parts().world;
 /// let policy = PlannerPolicy::default();
 /// let start = bip_episodes::State::initial(&world, world.room_by_name("hall").unwrap());
 /// let goals: Vec<_> = world.class_ids().collect();
@@ -72,13 +72,7 @@ impl<'a> Inference<'a> {
                 reason: "must lie strictly between 0 and 1",
             });
         }
-        if !(config.uninformed_weight.is_finite() && config.uninformed_weight >= 0.0) {
-            return Err(EngineError::InvalidParameter {
-                name: "uninformed weight",
-                value: config.uninformed_weight,
-                reason: "must be a finite number ≥ 0",
-            });
-        }
+        EngineError::check_non_negative("uninformed weight", config.uninformed_weight)?;
         let belief_hypotheses = belief_hypotheses(world, config);
         let places = world.furniture.len();
         let beliefs = world
@@ -125,7 +119,7 @@ impl<'a> Inference<'a> {
     ) -> Result<Self, EngineError> {
         let goals = episode.goal_candidates();
         Self::new(
-            &episode.world,
+            episode.world(),
             policy,
             episode.initial_state(),
             &goals,
@@ -137,8 +131,9 @@ impl<'a> Inference<'a> {
     /// what the agent then sees.
     ///
     /// # Errors
-    /// [`EngineError::ImpossibleAction`] (the session is unchanged) or
-    /// [`EngineError::NotANumber`] if the policy misbehaves.
+    /// [`EngineError::ImpossibleAction`] (the session is unchanged);
+    /// [`EngineError::PolicyFailed`] when the policy cannot score the action, and
+    /// [`EngineError::WrongScoreCount`] or [`EngineError::NotANumber`] if it misbehaves.
     pub fn push(&mut self, action: &Action) -> Result<(), EngineError> {
         let world = self.world;
         if let Err(why) = self.state.check(world, action) {
@@ -146,6 +141,7 @@ impl<'a> Inference<'a> {
                 step: self.steps,
                 action: action.describe(world),
                 reason: why.describe(world),
+                why,
             });
         }
         let situations: Vec<Situation<'_>> = self
@@ -158,25 +154,22 @@ impl<'a> Inference<'a> {
                 belief: &self.beliefs[h.goal.index()][h.belief],
             })
             .collect();
-        let log_likelihoods =
-            self.policy
-                .log_probs(&situations, action)
-                .map_err(|e| EngineError::PolicyFailed {
-                    policy: self.policy.name().to_string(),
-                    step: self.steps,
-                    action: action.describe(world),
-                    reason: e.to_string(),
-                })?;
-        if log_likelihoods.len() != self.hypotheses.len() {
-            return Err(EngineError::PolicyFailed {
+        let log_likelihoods = self
+            .policy
+            .log_probs(&situations, action)
+            .map_err(|source| EngineError::PolicyFailed {
                 policy: self.policy.name().to_string(),
                 step: self.steps,
                 action: action.describe(world),
-                reason: format!(
-                    "{} scores for {} hypotheses",
-                    log_likelihoods.len(),
-                    self.hypotheses.len()
-                ),
+                source,
+            })?;
+        if log_likelihoods.len() != self.hypotheses.len() {
+            return Err(EngineError::WrongScoreCount {
+                policy: self.policy.name().to_string(),
+                step: self.steps,
+                action: action.describe(world),
+                scores: log_likelihoods.len(),
+                hypotheses: self.hypotheses.len(),
             });
         }
         if log_likelihoods.iter().any(|l| l.is_nan()) {
@@ -195,6 +188,15 @@ impl<'a> Inference<'a> {
         let seen = self.state.observe(world);
         self.observe(&seen);
         Ok(())
+    }
+
+    /// [`push`](Self::push)es every action of `actions` in turn.
+    ///
+    /// # Errors
+    /// As [`push`](Self::push), for the first action that fails; the actions before it
+    /// stay pushed.
+    pub fn push_all(&mut self, actions: &[Action]) -> Result<(), EngineError> {
+        actions.iter().try_for_each(|action| self.push(action))
     }
 
     /// Updates every belief with an observation. [`push`](Self::push) does this with what
@@ -291,7 +293,7 @@ mod tests {
         let policy = PlannerPolicy::default();
         let mut session =
             Inference::for_episode(&e, &policy, &HypothesisConfig::default()).expect("session");
-        for a in &e.actions {
+        for a in e.actions() {
             session.push(a).expect("possible");
         }
         assert!(session.log_weights.iter().all(|w| !w.is_nan()));
@@ -314,12 +316,19 @@ mod tests {
         let mut session =
             Inference::for_episode(&e, &policy, &HypothesisConfig::default()).expect("session");
         let before = session.log_weights.clone();
-        let kitchen = e.world.room_by_name("kitchen").expect("room");
+        let kitchen = e.world().room_by_name("kitchen").expect("room");
         let err = session
             .push(&Action::WalkTo(Place::Room(kitchen)))
             .unwrap_err();
         assert!(
-            matches!(err, EngineError::ImpossibleAction { step: 0, .. }),
+            matches!(
+                err,
+                EngineError::ImpossibleAction {
+                    step: 0,
+                    why: bip_episodes::Impossible::AlreadyThere,
+                    ..
+                }
+            ),
             "{err}"
         );
         assert_eq!(session.log_weights, before);
@@ -338,14 +347,14 @@ mod tests {
             pool.install(|| {
                 let goals = e.goal_candidates();
                 let mut session = Inference::new(
-                    &e.world,
+                    e.world(),
                     &policy,
                     e.initial_state(),
                     &goals,
                     &HypothesisConfig::default(),
                 )
                 .expect("session");
-                for a in &e.actions {
+                for a in e.actions() {
                     session.push(a).expect("possible");
                 }
                 session.log_weights.clone()
@@ -373,7 +382,7 @@ mod tests {
             ..HypothesisConfig::default()
         };
         let result = Inference::new(
-            &e.world,
+            e.world(),
             &policy,
             e.initial_state(),
             &e.goal_candidates(),

@@ -63,7 +63,7 @@ pub use belief::Belief;
 pub use cost::{CostSummary, QuestionCost};
 pub use error::EngineError;
 pub use hypothesis::{
-    belief_hypotheses, BeliefHypothesis, Hypothesis, HypothesisConfig, InitialBelief,
+    belief_hypotheses, search_sets, BeliefHypothesis, Hypothesis, HypothesisConfig, InitialBelief,
 };
 pub use inference::Inference;
 pub use observer::RunObserver;

@@ -6,15 +6,11 @@
 //! mass (prior × likelihood of the actions) under reading r; a reading that explains the
 //! actions badly contributes little. Sums are taken in log space.
 
-use std::time::Instant;
-
 use bip_episodes::{Episode, Proposition, Question};
 
-use crate::answer::{answer_from, Answer};
-use crate::batch::{hypotheses_at, proposed, trace, BatchOptions, EpisodeInference};
-use crate::cost::QuestionCost;
+use crate::answer::answer_from;
+use crate::batch::{by_moment, session_for, trace, BatchOptions, EpisodeInference};
 use crate::error::EngineError;
-use crate::inference::Inference;
 use crate::logprob::{log_sum_exp, normalize};
 use crate::policy::Policy;
 
@@ -29,49 +25,30 @@ pub(crate) fn infer_readings(
     options: &BatchOptions,
 ) -> Result<EpisodeInference, EngineError> {
     let readings = episode.readings();
-    let mut answers: Vec<Option<Answer>> = vec![None; episode.questions.len()];
-    let mut costs = vec![QuestionCost::default(); episode.questions.len()];
-    let mut moments: Vec<usize> = episode.questions.iter().map(|q| q.at).collect();
-    moments.sort_unstable();
-    moments.dedup();
     let mut end_evidence: Vec<Option<f64>> = vec![None; readings.len()];
-    for at in moments {
-        let started = Instant::now();
-        let work_before = policy.work();
-        let due: Vec<&Question> = episode.questions.iter().filter(|q| q.at == at).collect();
+    let (answers, costs) = by_moment(episode, policy, |at, due| {
         let mut per_reading = Vec::with_capacity(readings.len());
         let mut hypotheses = 0;
         for (r, reading) in readings.iter().enumerate() {
-            let (masses, count, evidence) = masses_at(reading, policy, options, &due, at)?;
+            let (masses, count, evidence) = masses_at(reading, policy, options, due, at)?;
             per_reading.push(masses);
             hypotheses += count;
-            if at == episode.actions.len() {
+            if at == episode.actions().len() {
                 end_evidence[r] = Some(evidence);
             }
         }
-        for (q, question) in due.iter().enumerate() {
-            let probabilities = (0..question.options.len())
-                .map(|o| combined(per_reading.iter().map(|m| m[q][o])))
-                .collect();
-            let index = episode
-                .questions
-                .iter()
-                .position(|x| std::ptr::eq(x, *question))
-                .unwrap_or_default();
-            answers[index] = Some(answer_from(probabilities));
-        }
-        let cost = QuestionCost::share(
-            started.elapsed().as_secs_f64(),
-            policy.work().since(work_before),
-            hypotheses,
-            due.len(),
-        );
-        for (question, slot) in episode.questions.iter().zip(&mut costs) {
-            if question.at == at {
-                *slot = cost;
-            }
-        }
-    }
+        let answers = due
+            .iter()
+            .enumerate()
+            .map(|(q, question)| {
+                let probabilities = (0..question.options.len())
+                    .map(|o| combined(per_reading.iter().map(|m| m[q][o])))
+                    .collect();
+                answer_from(probabilities)
+            })
+            .collect();
+        Ok((answers, hypotheses))
+    })?;
     let evidence = readings
         .iter()
         .zip(end_evidence)
@@ -92,7 +69,7 @@ pub(crate) fn infer_readings(
         None => Vec::new(),
     };
     Ok(EpisodeInference {
-        answers: answers.into_iter().flatten().collect(),
+        answers,
         trace,
         costs,
         readings: probabilities,
@@ -108,16 +85,9 @@ fn masses_at(
     due: &[&Question],
     at: usize,
 ) -> Result<(OptionMasses, usize, f64), EngineError> {
-    let config = hypotheses_at(reading, at, &options.hypotheses);
-    let mut session = Inference::for_episode(reading, policy, &config)?;
-    if let Some(pruning) = &options.pruning {
-        let keep = proposed(reading, due, at, &config, pruning)?;
-        session.retain(|i| keep[i]);
-    }
+    let mut session = session_for(reading, policy, options, due, at)?;
     let count = session.hypothesis_count();
-    for action in &reading.actions[..at] {
-        session.push(action)?;
-    }
+    session.push_all(&reading.actions()[..at])?;
     let posterior = session.posterior();
     let masses = due
         .iter()
@@ -156,17 +126,9 @@ fn log_evidence(
     policy: &dyn Policy,
     options: &BatchOptions,
 ) -> Result<f64, EngineError> {
-    let end = reading.actions.len();
-    let config = hypotheses_at(reading, end, &options.hypotheses);
-    let mut session = Inference::for_episode(reading, policy, &config)?;
-    if let Some(pruning) = &options.pruning {
-        let all: Vec<&Question> = reading.questions.iter().collect();
-        let keep = proposed(reading, &all, end, &config, pruning)?;
-        session.retain(|i| keep[i]);
-    }
-    for action in &reading.actions {
-        session.push(action)?;
-    }
+    let all: Vec<&Question> = reading.questions().iter().collect();
+    let mut session = session_for(reading, policy, options, &all, reading.actions().len())?;
+    session.push_all(reading.actions())?;
     Ok(session.posterior().log_evidence())
 }
 
@@ -219,7 +181,7 @@ mod tests {
         let policy = PlannerPolicy::default();
         let (mut claims, mut totals) = (Vec::new(), Vec::new());
         for reading in &readings {
-            let question: Vec<&Question> = reading.questions.iter().collect();
+            let question: Vec<&Question> = reading.questions().iter().collect();
             let (masses, _, evidence) =
                 masses_at(reading, &policy, &BatchOptions::default(), &question, 4)
                     .expect("masses");

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use bip_episodes::{option_letter, Episode, Expected, World};
+use bip_episodes::{option_letter, Episode, Expected, QuestionLabel, World};
 
 use crate::answer::Answer;
 use crate::batch::{EpisodeInference, TraceStep};
@@ -62,7 +62,7 @@ pub struct QuestionReport {
     pub id: String,
     /// Its label (e.g. MMToM type), if any.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+    pub label: Option<QuestionLabel>,
     /// Actions seen when asked.
     pub at: usize,
     /// The chosen option's letter; `null` on a tie or when abstaining ("cannot tell").
@@ -122,11 +122,11 @@ impl EpisodeReport {
         abstain_below: f64,
     ) -> Self {
         Self {
-            id: episode.id.clone(),
+            id: episode.id().to_string(),
             source,
             policy: policy.to_string(),
             questions: episode
-                .questions
+                .questions()
                 .iter()
                 .zip(&inference.answers)
                 .enumerate()
@@ -138,7 +138,7 @@ impl EpisodeReport {
             trace: inference
                 .trace
                 .iter()
-                .map(|s| trace_report(&episode.world, s))
+                .map(|s| trace_report(episode.world(), s))
                 .collect(),
             readings: inference.readings.clone(),
         }
@@ -247,7 +247,7 @@ pub struct Prediction {
     pub hash: String,
     /// Question label.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+    pub label: Option<QuestionLabel>,
     /// Option letter → normalised posterior.
     pub posterior: BTreeMap<String, f64>,
     /// Chosen letter; `null` on a tie.
@@ -260,7 +260,7 @@ pub struct Prediction {
 pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<Prediction> {
     let file = episode.to_file();
     episode
-        .questions
+        .questions()
         .iter()
         .zip(&file.questions)
         .zip(&inference.answers)
@@ -273,7 +273,7 @@ pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<Predi
             });
             let report = question_report(question, answer, 0.0);
             Prediction {
-                episode: episode.id.clone(),
+                episode: episode.id().to_string(),
                 question: question.id.clone(),
                 hash: format!("{:016x}", fnv1a(content.to_string().as_bytes())),
                 label: question.label.clone(),

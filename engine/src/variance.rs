@@ -7,14 +7,15 @@
 //! items are stored one JSON line each ([`VarianceRecord`]), so that runs split into
 //! shards ([`Shard`]) can be merged into one report ([`merge_shards`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-use bip_episodes::{option_index, option_letter, Expected, Question};
+use bip_episodes::{option_index, option_letter, Expected, Question, QuestionLabel};
 
 use crate::answer::Answer;
-use crate::evaluation::{Evaluation, Outcome};
+use crate::evaluation::{by_type, Evaluation, Outcome};
 use crate::stats::{holm, mcnemar_exact};
 
 mod merge;
@@ -65,7 +66,7 @@ pub struct ItemRecord {
     pub episode: String,
     /// Its label (MMToM type), if any.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+    pub label: Option<QuestionLabel>,
     /// The correct option's letter, or `"unknowable"`.
     pub expected: String,
     /// The chosen option's letter; `null` on a tie.
@@ -199,6 +200,17 @@ pub struct VariantReport {
     pub versus_baseline: Option<PairedTest>,
 }
 
+/// Accuracy by variant and question type: the grid of `bip variance`'s table and heat map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeGrid {
+    /// The columns: every question type any variant scored (its label's text,
+    /// [`UNLABELLED`](crate::evaluation::UNLABELLED) for unlabelled questions), in order.
+    pub types: Vec<String>,
+    /// `accuracy[[variant, type]]`, rows in the order of [`VarianceReport::variants`];
+    /// `None` where the variant scored no question of the type.
+    pub accuracy: Array2<Option<f64>>,
+}
+
 /// The whole variance report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VarianceReport {
@@ -229,19 +241,20 @@ impl VarianceReport {
             .map(|run| {
                 let outcomes: Vec<Outcome> = run.items.iter().map(|(_, o)| o.clone()).collect();
                 let evaluation = Evaluation::new(&outcomes, 0.0, seed);
+                let groups = by_type(&outcomes);
+                // The groups the evaluation scored (those with answerable questions), each
+                // with its unknowable questions too, as the evaluation of the group sees it.
                 let by_type = evaluation
                     .by_type
                     .keys()
-                    .map(|label| {
-                        let group: Vec<Outcome> = outcomes
+                    .filter_map(|label| {
+                        let group: Vec<Outcome> = groups
+                            .get(label.as_str())?
                             .iter()
-                            .filter(|o| o.label.as_deref().unwrap_or("-") == label)
-                            .cloned()
+                            .map(|&o| o.clone())
                             .collect();
-                        (
-                            label.clone(),
-                            group_accuracy(&Evaluation::new(&group, 0.0, seed)),
-                        )
+                        let accuracy = group_accuracy(&Evaluation::new(&group, 0.0, seed));
+                        Some((label.clone(), accuracy))
                     })
                     .collect();
                 let versus_baseline = base
@@ -280,6 +293,22 @@ impl VarianceReport {
             variance,
             sd: variance.sqrt(),
         }
+    }
+
+    /// Accuracy by variant (rows) and question type (columns).
+    pub fn type_grid(&self) -> TypeGrid {
+        let types: Vec<String> = self
+            .variants
+            .iter()
+            .flat_map(|v| v.by_type.keys())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .cloned()
+            .collect();
+        let accuracy = Array2::from_shape_fn((self.variants.len(), types.len()), |(v, t)| {
+            self.variants[v].by_type.get(&types[t]).map(|a| a.accuracy)
+        });
+        TypeGrid { types, accuracy }
     }
 
     /// The report of `records`: one run per variant of `order`, the one named `baseline`
@@ -369,7 +398,7 @@ mod tests {
         posterior[choice] = 0.8;
         Outcome {
             episode: episode.into(),
-            label: Some(label.into()),
+            label: Some(QuestionLabel::parse(label)),
             expected: Expected::Option(0),
             answer: Answer {
                 probabilities: vec![],
@@ -425,6 +454,14 @@ mod tests {
         // Accuracies 0.8, 0.3, 0.8: mean 0.6333, sample variance 0.08333.
         assert!((report.variance - 0.25 / 3.0).abs() < 1e-12);
         assert_eq!(report.variants[1].by_type["1.1"].n, 5);
+        let grid = report.type_grid();
+        assert_eq!(grid.types, ["1.1", "2.1"]);
+        assert_eq!(grid.accuracy.dim(), (3, 2));
+        assert_eq!(
+            grid.accuracy[[1, 0]],
+            Some(0.4),
+            "worse: right on 2 of the 5 even items"
+        );
         assert!(
             report.variants[0].overall.ci95[0] <= 0.8 && report.variants[0].overall.ci95[1] >= 0.8
         );
@@ -435,7 +472,7 @@ mod tests {
         let o = outcome("e1", "1.2", false);
         let question = Question {
             id: "q1".into(),
-            label: Some("1.2".into()),
+            label: Some(QuestionLabel::parse("1.2")),
             text: None,
             at: 0,
             options: vec![],

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::state::Impossible;
+
 /// Why an episode could not be read. Every variant names where the problem is.
 #[derive(Debug, Error, PartialEq)]
 #[non_exhaustive]
@@ -54,6 +56,26 @@ pub enum EpisodeError {
         /// Why it is not allowed.
         reason: String,
     },
+    /// An id of an episode built from parts ([`Episode::new`](crate::Episode::new)) that
+    /// the world does not have: a position past the end of its list.
+    #[error("{field}: no {kind} #{index} in this world")]
+    ForeignId {
+        /// Path of the part, in the terms of the episode file (`actions[3].open`).
+        field: String,
+        /// What kind of thing ("room", "furniture", ...).
+        kind: &'static str,
+        /// The position the id gives.
+        index: usize,
+    },
+    /// Another reading of where objects start in which the actions cannot happen.
+    #[error("world.alternatives[{index}]: this reading does not admit the actions")]
+    Reading {
+        /// Position of the reading in `world.alternatives`.
+        index: usize,
+        /// The action that cannot happen in it.
+        #[source]
+        source: Box<EpisodeError>,
+    },
     /// An action that cannot happen in the state the earlier actions led to.
     #[error("actions[{index}] ({action}): impossible: {reason}")]
     ImpossibleAction {
@@ -61,8 +83,10 @@ pub enum EpisodeError {
         index: usize,
         /// The action as written.
         action: String,
-        /// Why it cannot happen.
+        /// Why it cannot happen, in the world's names.
         reason: String,
+        /// Why it cannot happen, to branch on.
+        why: Impossible,
     },
 }
 

@@ -1,5 +1,6 @@
 //! Where things are relative to each other: the room graph and travel distances.
 
+use ndarray::Array2;
 use petgraph::algo::dijkstra;
 use petgraph::graph::{NodeIndex, UnGraph};
 
@@ -23,12 +24,14 @@ pub const APPROACH_DISTANCE: f64 = 1.0;
 /// all-pairs shortest distances over it.
 ///
 /// Nodes `0..rooms` are rooms and `rooms..rooms + furniture` are furniture, so a [`Place`]
-/// maps to a node without a lookup table.
+/// maps to a node without a lookup table, and the distances are one square table indexed
+/// `[from node, to node]`.
 #[derive(Debug, Clone)]
 pub struct Layout {
     graph: UnGraph<Place, f64>,
     rooms: usize,
-    distances: Vec<f64>,
+    /// `distances[[a, b]]`: the shortest walk from node `a` to node `b` (∞ if none).
+    distances: Array2<f64>,
 }
 
 impl Layout {
@@ -64,14 +67,14 @@ impl Layout {
             }
         }
         let n = graph.node_count();
-        let mut distances = vec![f64::INFINITY; n * n];
-        for source in 0..n {
+        let mut distances = Array2::from_elem((n, n), f64::INFINITY);
+        for (source, mut row) in distances.rows_mut().into_iter().enumerate() {
             let reached = dijkstra(&graph, NodeIndex::new(source), None, |e| *e.weight());
             for (node, d) in reached {
-                distances[source * n + node.index()] = d;
+                row[node.index()] = d;
             }
         }
-        if let Some(r) = (0..rooms).find(|&r| distances[r].is_infinite()) {
+        if let Some(r) = (0..rooms).find(|&r| distances[[0, r]].is_infinite()) {
             return Err(RoomId::new(r));
         }
         Ok(Self {
@@ -81,6 +84,7 @@ impl Layout {
         })
     }
 
+    #[inline]
     fn node(&self, place: Place) -> usize {
         match place {
             Place::Room(r) => r.index(),
@@ -89,9 +93,12 @@ impl Layout {
     }
 
     /// Shortest walking distance between two places.
+    ///
+    /// # Panics
+    /// If either place is not one of this layout's rooms or furniture.
+    #[inline]
     pub fn distance(&self, from: Place, to: Place) -> f64 {
-        let n = self.graph.node_count();
-        self.distances[self.node(from) * n + self.node(to)]
+        self.distances[[self.node(from), self.node(to)]]
     }
 
     /// The walking graph itself, for analysis and export.
@@ -107,24 +114,27 @@ mod tests {
     #[test]
     fn distances_follow_doors_and_approach() {
         // kitchen - living room - bedroom; fridge and table in the kitchen, desk in the bedroom.
-        let rooms = [RoomId(0), RoomId(0), RoomId(2)];
-        let doors = [(RoomId(0), RoomId(1), 2.0), (RoomId(1), RoomId(2), 3.0)];
+        let rooms = [RoomId::new(0), RoomId::new(0), RoomId::new(2)];
+        let doors = [
+            (RoomId::new(0), RoomId::new(1), 2.0),
+            (RoomId::new(1), RoomId::new(2), 3.0),
+        ];
         let layout = Layout::new(3, &rooms, &doors).expect("connected");
-        let fridge = Place::Furniture(FurnitureId(0));
-        let table = Place::Furniture(FurnitureId(1));
-        let desk = Place::Furniture(FurnitureId(2));
+        let fridge = Place::Furniture(FurnitureId::new(0));
+        let table = Place::Furniture(FurnitureId::new(1));
+        let desk = Place::Furniture(FurnitureId::new(2));
         assert_eq!(
-            layout.distance(Place::Room(RoomId(0)), Place::Room(RoomId(2))),
+            layout.distance(Place::Room(RoomId::new(0)), Place::Room(RoomId::new(2))),
             5.0
         );
         assert_eq!(layout.distance(fridge, table), 1.0);
         assert_eq!(layout.distance(fridge, desk), 7.0);
-        assert_eq!(layout.distance(desk, Place::Room(RoomId(1))), 4.0);
+        assert_eq!(layout.distance(desk, Place::Room(RoomId::new(1))), 4.0);
     }
 
     #[test]
     fn unreachable_room_is_reported() {
-        let doors = [(RoomId(0), RoomId(1), 1.0)];
-        assert_eq!(Layout::new(3, &[], &doors).unwrap_err(), RoomId(2));
+        let doors = [(RoomId::new(0), RoomId::new(1), 1.0)];
+        assert_eq!(Layout::new(3, &[], &doors).unwrap_err(), RoomId::new(2));
     }
 }

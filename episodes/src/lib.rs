@@ -22,10 +22,10 @@
 //! }"#;
 //! let episode = Episode::from_json(text, "demo")?;
 //! let states = episode.states();
-//! let fridge = episode.world.furniture_by_name("fridge").unwrap();
+//! let fridge = episode.world().furniture_by_name("fridge").unwrap();
 //! assert_eq!(states[1].place(), Place::Furniture(fridge));
 //! // Once open, the fridge's inside is in view.
-//! assert_eq!(states[2].observe(&episode.world).seen.len(), 1);
+//! assert_eq!(states[2].observe(episode.world()).seen.len(), 1);
 //! # Ok::<(), bip_episodes::EpisodeError>(())
 //! ```
 #![deny(missing_docs)]
@@ -38,16 +38,20 @@ pub mod import;
 pub mod json;
 mod layout;
 mod question;
+mod question_type;
 mod state;
+#[cfg(any(test, feature = "test-support"))]
+pub mod test_support;
 mod world;
 
 pub use action::Action;
-pub use episode::{Agent, Episode};
+pub use episode::{Agent, Episode, EpisodeParts};
 pub use error::EpisodeError;
-pub use ids::{ClassId, FurnitureId, ObjectId, RoomId};
+pub use ids::{ClassId, FurnitureClassId, FurnitureId, ObjectId, RoomId};
 pub use layout::{Layout, Place, APPROACH_DISTANCE};
 pub use question::{
     option_index, option_letter, AnswerOption, Claim, Expected, Proposition, Question,
 };
+pub use question_type::{QuestionLabel, QuestionType};
 pub use state::{Impossible, Observation, State};
 pub use world::{Furniture, FurnitureKind, Object, Room, World};

@@ -2,9 +2,10 @@
 //!
 //! A question never tells the engine what kind of question it is: each option is a
 //! [`Claim`], and the engine answers by comparing the posterior probabilities of the claims.
-//! The MMToM-QA type label is kept in [`Question::label`] for reporting only.
+//! The MMToM-QA type (or another label) is kept in [`Question::label`] for reporting only.
 
 use crate::ids::{ClassId, FurnitureId};
+use crate::question_type::{QuestionLabel, QuestionType};
 
 /// Something that may be true of the agent's mind at the moment of the question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,8 +47,8 @@ pub struct AnswerOption {
 pub struct Question {
     /// Identifier within the episode.
     pub id: String,
-    /// A free label such as the MMToM-QA type "1.2"; for reports only.
-    pub label: Option<String>,
+    /// Its label: an MMToM-QA type such as 1.2, or free text; for reports only.
+    pub label: Option<QuestionLabel>,
     /// The question's wording, if any.
     pub text: Option<String>,
     /// How many of the episode's actions have happened when the question is asked.
@@ -56,6 +57,13 @@ pub struct Question {
     pub options: Vec<AnswerOption>,
     /// The correct answer, when known.
     pub expected: Option<Expected>,
+}
+
+impl Question {
+    /// The MMToM-QA type, when the question's label is one.
+    pub fn question_type(&self) -> Option<QuestionType> {
+        self.label.as_ref().and_then(QuestionLabel::question_type)
+    }
 }
 
 /// What a question's correct answer is.

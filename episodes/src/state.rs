@@ -95,6 +95,9 @@ impl State {
     }
 
     /// Whether the agent holds `object`.
+    ///
+    /// # Panics
+    /// If `object` is not an object of the world the state is of.
     pub fn holds(&self, object: ObjectId) -> bool {
         self.object_at[object.index()].is_none()
     }
@@ -109,6 +112,10 @@ impl State {
     }
 
     /// Checks that `action` can happen now, without changing anything.
+    ///
+    /// # Panics
+    /// If `action` names furniture or an object that `world` (the world the state is of)
+    /// does not have.
     pub fn check(&self, world: &World, action: &Action) -> Result<(), Impossible> {
         let at = |f: FurnitureId| {
             if self.at == Some(f) {
@@ -164,6 +171,9 @@ impl State {
     }
 
     /// Applies `action`, or says why it is impossible (leaving the state unchanged).
+    ///
+    /// # Panics
+    /// As [`State::check`].
     pub fn apply(&mut self, world: &World, action: &Action) -> Result<(), Impossible> {
         self.check(world, action)?;
         match *action {
@@ -184,6 +194,9 @@ impl State {
     }
 
     /// The state after `action`, which must be possible.
+    ///
+    /// # Panics
+    /// As [`State::check`].
     pub fn after(&self, world: &World, action: &Action) -> Result<State, Impossible> {
         let mut next = self.clone();
         next.apply(world, action)?;

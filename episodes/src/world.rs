@@ -1,6 +1,6 @@
 //! The static world: rooms, furniture, objects and where they start.
 
-use crate::ids::{ClassId, FurnitureId, ObjectId, RoomId};
+use crate::ids::{ClassId, FurnitureClassId, FurnitureId, ObjectId, RoomId};
 use crate::layout::{Layout, Place};
 
 /// Whether a piece of furniture hides its contents until opened.
@@ -24,8 +24,9 @@ pub struct Room {
 pub struct Furniture {
     /// The id used in episode files ("kitchen_cabinet_3").
     pub name: String,
-    /// Its kind of thing ("kitchen_cabinet"), shared by look-alike pieces.
-    pub class: String,
+    /// Its kind of thing ("kitchen_cabinet"), shared by look-alike pieces; its name is
+    /// [`World::furniture_class_name`].
+    pub class: FurnitureClassId,
     /// The room it stands in.
     pub room: RoomId,
     /// Container or surface.
@@ -56,6 +57,8 @@ pub struct World {
     pub objects: Vec<Object>,
     /// Object class names, indexed by [`ClassId`], in order of first appearance.
     pub classes: Vec<String>,
+    /// Furniture class names, indexed by [`FurnitureClassId`], in order of first appearance.
+    pub furniture_classes: Vec<String>,
     /// Walking graph and distances.
     pub layout: Layout,
 }
@@ -63,34 +66,27 @@ pub struct World {
 impl World {
     /// The room called `name`.
     pub fn room_by_name(&self, name: &str) -> Option<RoomId> {
-        self.rooms
-            .iter()
-            .position(|r| r.name == name)
-            .map(RoomId::new)
+        position(&self.rooms, |r| &r.name, name).map(RoomId::new)
     }
 
     /// The furniture called `name`.
     pub fn furniture_by_name(&self, name: &str) -> Option<FurnitureId> {
-        self.furniture
-            .iter()
-            .position(|f| f.name == name)
-            .map(FurnitureId::new)
+        position(&self.furniture, |f| &f.name, name).map(FurnitureId::new)
     }
 
     /// The object called `name`.
     pub fn object_by_name(&self, name: &str) -> Option<ObjectId> {
-        self.objects
-            .iter()
-            .position(|o| o.name == name)
-            .map(ObjectId::new)
+        position(&self.objects, |o| &o.name, name).map(ObjectId::new)
     }
 
     /// The object class called `name`.
     pub fn class_by_name(&self, name: &str) -> Option<ClassId> {
-        self.classes
-            .iter()
-            .position(|c| c == name)
-            .map(ClassId::new)
+        position(&self.classes, String::as_str, name).map(ClassId::new)
+    }
+
+    /// The furniture class called `name`.
+    pub fn furniture_class_by_name(&self, name: &str) -> Option<FurnitureClassId> {
+        position(&self.furniture_classes, String::as_str, name).map(FurnitureClassId::new)
     }
 
     /// The place called `name`: a room or a piece of furniture.
@@ -100,35 +96,71 @@ impl World {
             .or_else(|| self.furniture_by_name(name).map(Place::Furniture))
     }
 
+    /// One room record.
+    ///
+    /// # Panics
+    /// If `id` is not a room of this world (an id taken from a larger world).
+    pub fn room(&self, id: RoomId) -> &Room {
+        &self.rooms[id.index()]
+    }
+
     /// One furniture record.
+    ///
+    /// # Panics
+    /// If `id` is not furniture of this world (an id taken from a larger world).
     pub fn furniture(&self, id: FurnitureId) -> &Furniture {
         &self.furniture[id.index()]
     }
 
     /// One object record.
+    ///
+    /// # Panics
+    /// If `id` is not an object of this world (an id taken from a larger world).
     pub fn object(&self, id: ObjectId) -> &Object {
         &self.objects[id.index()]
     }
 
     /// The class name of `class`.
+    ///
+    /// # Panics
+    /// If `class` is not an object class of this world.
     pub fn class_name(&self, class: ClassId) -> &str {
         &self.classes[class.index()]
     }
 
+    /// The name of furniture class `class`.
+    ///
+    /// # Panics
+    /// If `class` is not a furniture class of this world.
+    pub fn furniture_class_name(&self, class: FurnitureClassId) -> &str {
+        &self.furniture_classes[class.index()]
+    }
+
     /// The name of a place, as written in episode files.
+    ///
+    /// # Panics
+    /// If `place` is not a room or furniture of this world.
     pub fn place_name(&self, place: Place) -> &str {
         match place {
-            Place::Room(r) => &self.rooms[r.index()].name,
-            Place::Furniture(f) => &self.furniture[f.index()].name,
+            Place::Room(r) => &self.room(r).name,
+            Place::Furniture(f) => &self.furniture(f).name,
         }
     }
 
     /// The room a place is in (a room is in itself).
+    ///
+    /// # Panics
+    /// If `place` is furniture this world does not have.
     pub fn room_of(&self, place: Place) -> RoomId {
         match place {
             Place::Room(r) => r,
-            Place::Furniture(f) => self.furniture[f.index()].room,
+            Place::Furniture(f) => self.furniture(f).room,
         }
+    }
+
+    /// All room ids, in order.
+    pub fn room_ids(&self) -> impl Iterator<Item = RoomId> + '_ {
+        (0..self.rooms.len()).map(RoomId::new)
     }
 
     /// All furniture ids, in order.
@@ -140,4 +172,9 @@ impl World {
     pub fn class_ids(&self) -> impl Iterator<Item = ClassId> + '_ {
         (0..self.classes.len()).map(ClassId::new)
     }
+}
+
+/// The position of the item of `items` whose name is `name`.
+fn position<T>(items: &[T], name_of: impl Fn(&T) -> &str, name: &str) -> Option<usize> {
+    items.iter().position(|item| name_of(item) == name)
 }

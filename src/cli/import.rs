@@ -75,7 +75,7 @@ fn mmtom(args: &MmtomArgs) -> anyhow::Result<ExitCode> {
             Ok(record) => {
                 report.push(ReportLine {
                     line,
-                    id: Some(record.episode.id.clone()),
+                    id: Some(record.episode.id().to_string()),
                     notes: record.notes.clone(),
                     error: None,
                 });
@@ -83,12 +83,14 @@ fn mmtom(args: &MmtomArgs) -> anyhow::Result<ExitCode> {
             }
             Err(e) => {
                 failed += 1;
-                eprintln!("bip: {}:{line}: {e}", args.file.display());
+                // The chain, each cause once: what the terminal and the report say.
+                let why = format!("{:#}", anyhow::Error::new(e));
+                eprintln!("bip: {}:{line}: {why}", args.file.display());
                 report.push(ReportLine {
                     line,
                     id: None,
                     notes: Vec::new(),
-                    error: Some(e.to_string()),
+                    error: Some(why),
                 });
             }
         }
@@ -172,7 +174,7 @@ fn write(records: &[MmtomRecord], out: &Path) -> anyhow::Result<()> {
             serde_json::to_string_pretty(&record.file).context("serialising an episode")?;
         text.push('\n');
         write_atomically(
-            &out.join(format!("{}.json", record.episode.id)),
+            &out.join(format!("{}.json", record.episode.id())),
             text.as_bytes(),
         )?;
     }

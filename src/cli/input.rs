@@ -47,7 +47,8 @@ pub fn read_inputs(
                         Ok(record) => episodes.push(record.episode),
                         Err(e) => {
                             unreadable += 1;
-                            eprintln!("bip: {}:{line}: unreadable: {e}", path.display());
+                            let e = anyhow::Error::new(e);
+                            eprintln!("bip: {}:{line}: unreadable: {e:#}", path.display());
                         }
                     }
                 }

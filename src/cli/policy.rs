@@ -177,7 +177,6 @@ impl PolicyArgs {
                 let text =
                     std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
                 let file = CalibrationFile::from_json(&text)
-                    .map_err(anyhow::Error::msg)
                     .with_context(|| format!("{}", path.display()))?;
                 if file.policy != "planner" {
                     bail!(

@@ -47,10 +47,10 @@ pub fn report(episodes: &[Episode], report: &Report) -> String {
                 );
             }
         }
-        for (question, q) in episode.questions.iter().zip(&e.questions) {
+        for (question, q) in episode.questions().iter().zip(&e.questions) {
             let label = q
                 .label
-                .as_deref()
+                .as_ref()
                 .map(|l| format!(" [{l}]"))
                 .unwrap_or_default();
             let _ = writeln!(out, "  {}{label} after {} actions", q.id, q.at);

@@ -1,6 +1,5 @@
 //! The plain-text table of `bip variance`.
 
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use bip::engine::variance::VarianceReport;
@@ -8,22 +7,18 @@ use bip::engine::variance::VarianceReport;
 /// One row per theme: accuracy with its interval, position-balanced accuracy, accuracy by
 /// type, and the paired test against the baseline; then the spread across themes.
 pub fn variance(report: &VarianceReport) -> String {
-    let types: BTreeSet<&String> = report
-        .variants
-        .iter()
-        .flat_map(|v| v.by_type.keys())
-        .collect();
+    let grid = report.type_grid();
     let mut out = String::new();
     let _ = write!(
         out,
         "{:<10} {:>5} {:>6} {:>7} {:>15} {:>7}",
         "theme", "n", "unread", "acc", "95% CI", "pos-bal"
     );
-    for t in &types {
+    for t in &grid.types {
         let _ = write!(out, " {t:>6}");
     }
     let _ = writeln!(out, " {:>7} {:>8} {:>8}", "b/c", "McNemar", "Holm");
-    for v in &report.variants {
+    for (v, by_type) in report.variants.iter().zip(grid.accuracy.rows()) {
         let o = &v.overall;
         let _ = write!(
             out,
@@ -35,10 +30,10 @@ pub fn variance(report: &VarianceReport) -> String {
             format!("{:.1}–{:.1}%", 100.0 * o.ci95[0], 100.0 * o.ci95[1]),
             100.0 * v.position_balanced_accuracy
         );
-        for t in &types {
-            match v.by_type.get(*t) {
+        for accuracy in by_type {
+            match accuracy {
                 Some(a) => {
-                    let _ = write!(out, " {:>5.1}%", 100.0 * a.accuracy);
+                    let _ = write!(out, " {:>5.1}%", 100.0 * a);
                 }
                 None => {
                     let _ = write!(out, " {:>6}", "-");

@@ -109,7 +109,7 @@ pub fn import_run(args: &VirtualhomeArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let world = &imported.episode.world;
+    let world = imported.episode.world();
     let containers = world
         .furniture
         .iter()
@@ -120,8 +120,8 @@ pub fn import_run(args: &VirtualhomeArgs) -> anyhow::Result<ExitCode> {
         world.rooms.len(),
         world.furniture.len() - containers,
         world.objects.len(),
-        imported.episode.actions.len(),
-        imported.episode.questions.len(),
+        imported.episode.actions().len(),
+        imported.episode.questions().len(),
         notes.len(),
         args.report
             .as_ref()
@@ -177,7 +177,7 @@ pub fn export_run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
                 exported.graph.nodes.len(),
                 exported.graph.edges.len(),
                 args.script_out.display(),
-                episode.actions.len()
+                episode.actions().len()
             );
             Ok(ExitCode::SUCCESS)
         }

@@ -1,6 +1,5 @@
 //! The themes × question types heat map of `bip variance --plot`.
 
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use bip_engine::variance::VarianceReport;
@@ -15,13 +14,8 @@ pub fn variance_svg(report: &VarianceReport) -> String {
     const CELL_H: f64 = 30.0;
     const LEFT: f64 = 110.0;
     const TOP: f64 = 60.0;
-    let types: Vec<&String> = report
-        .variants
-        .iter()
-        .flat_map(|v| v.by_type.keys())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let grid = report.type_grid();
+    let types = &grid.types;
     let columns = types.len() + 1;
     let width = LEFT + CELL_W * columns as f64 + 20.0;
     let height = TOP + CELL_H * report.variants.len() as f64 + 40.0;
@@ -43,7 +37,7 @@ pub fn variance_svg(report: &VarianceReport) -> String {
             escape(label)
         );
     }
-    for (r, v) in report.variants.iter().enumerate() {
+    for (r, (v, by_type)) in report.variants.iter().zip(grid.accuracy.rows()).enumerate() {
         let y = TOP + CELL_H * r as f64;
         let _ = writeln!(
             svg,
@@ -52,9 +46,9 @@ pub fn variance_svg(report: &VarianceReport) -> String {
             y + CELL_H / 2.0 + 4.0,
             escape(&v.name)
         );
-        let cells = types
+        let cells = by_type
             .iter()
-            .map(|t| v.by_type.get(*t).map(|a| a.accuracy))
+            .copied()
             .chain(std::iter::once(Some(v.overall.accuracy)));
         for (c, accuracy) in cells.enumerate() {
             let x = LEFT + CELL_W * c as f64;

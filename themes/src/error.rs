@@ -74,10 +74,11 @@ pub enum ThemeError {
         /// What themed-then-unthemed text gives there.
         round_trip: String,
     },
-    /// A question record (JSONL line) is malformed.
-    #[error("{0}")]
+    /// A question record (JSONL line) is malformed (its message and source are the
+    /// import error's).
+    #[error(transparent)]
     Import(#[from] ImportError),
-    /// The themed episode is not valid.
-    #[error("{0}")]
+    /// The themed episode is not valid (its message and source are the episode error's).
+    #[error(transparent)]
     Episode(#[from] EpisodeError),
 }

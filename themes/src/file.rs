@@ -227,20 +227,13 @@ mod tests {
     fn errors_name_the_field() {
         let bad = r#"{"format": "bip-theme/1", "id": "x", "name": "X", "world": "den",
             "objects": {"wine": {"name": "mead", "forms": {"bottle of wine": 3}}}}"#;
-        let e = parse(bad).map(|_| ()).unwrap_err().to_string();
+        let error = |text: &str| parse(text).map(|_| ()).unwrap_err().to_string();
+        let e = error(bad);
         assert!(e.starts_with("objects.wine.forms.bottle of wine:"), "{e}");
         let bad = r#"{"format": "bip-theme/1", "id": "x", "name": "X", "world": "Den"}"#;
-        assert!(parse(bad)
-            .map(|_| ())
-            .unwrap_err()
-            .to_string()
-            .starts_with("world:"));
+        assert!(error(bad).starts_with("world:"));
         let bad = r#"{"format": "bip-theme/2", "id": "x", "name": "X", "world": "den"}"#;
-        assert!(parse(bad)
-            .map(|_| ())
-            .unwrap_err()
-            .to_string()
-            .starts_with("format:"));
+        assert!(error(bad).starts_with("format:"));
     }
 
     #[test]

@@ -94,18 +94,17 @@ pub fn detect<'a>(text: &str, themes: &'a [Theme]) -> Option<&'a Theme> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const LINE: &str = r#"{"question": "What's inside the apartment: The apartment consists of a kitchen and a living room. The kitchen is equipped with a fridge, a microwave and two cabinets. The fridge contains an apple and a bottle of wine. The second cabinet holds a cupcake. The living room features a sofa with a remote control on it. \nActions taken by Ann: Ann is in the living room. She walks to the kitchen and is about to open the microwave. \nQuestion: If Ann has been trying to get a cupcake, which one of the following statements is more likely to be true? (a) Ann thinks that the cupcake is inside the microwave. (b) Ann thinks that the cupcake is not inside the microwave. Please respond with either a or b.", "answer": "a", "question_type": 1.3, "episode": 3}"#;
+    use bip_episodes::test_support::mmtom_record;
 
     #[test]
     fn themed_records_read_into_themed_episodes_with_the_same_answer() {
-        let base = read_record(LINE, 1).expect("readable");
+        let base = read_record(mmtom_record(), 1).expect("readable");
         for theme in crate::builtins() {
-            let themed = apply_record(LINE, &theme).expect("reversible");
+            let themed = apply_record(mmtom_record(), &theme).expect("reversible");
             let record = read_themed_record(&themed, 1, &theme)
                 .unwrap_or_else(|e| panic!("{}: {e}", theme.id()));
             assert_eq!(record.expected, base.expected);
-            assert_eq!(record.episode.id, base.episode.id);
+            assert_eq!(record.episode.id(), base.episode.id());
             assert_eq!(record.file.actions.len(), base.file.actions.len());
             let back = theme.invert_episode(&record.file);
             assert_eq!(
@@ -117,7 +116,7 @@ mod tests {
             let text: Value =
                 serde_json::from_str(&invert_record(&themed, &theme).expect("record"))
                     .expect("json");
-            let original: Value = serde_json::from_str(LINE).expect("json");
+            let original: Value = serde_json::from_str(mmtom_record()).expect("json");
             assert_eq!(text, original, "{}", theme.id());
         }
     }
@@ -126,7 +125,7 @@ mod tests {
     fn the_theme_of_a_text_is_detected() {
         let themes = crate::builtins();
         for theme in &themes {
-            let themed = apply_record(LINE, theme).expect("reversible");
+            let themed = apply_record(mmtom_record(), theme).expect("reversible");
             let found = detect(&themed, &themes).map(Theme::id);
             let expected = (!theme.is_identity()).then(|| theme.id());
             assert_eq!(found, expected);

@@ -79,13 +79,13 @@ pub fn evaluate(
     });
     let (mut costs, mut outcomes, mut lines) = (Vec::new(), Vec::new(), Vec::new());
     for (episode, result) in episodes.iter().zip(results) {
-        let inference = result.map_err(|e| e.in_episode(&episode.id))?;
-        let answered = episode.questions.iter().zip(&inference.answers);
+        let inference = result.map_err(|e| e.in_episode(episode.id()))?;
+        let answered = episode.questions().iter().zip(&inference.answers);
         for ((question, answer), cost) in answered.zip(&inference.costs) {
             costs.push(*cost);
             if let Some(expected) = question.expected {
                 outcomes.push(Outcome {
-                    episode: episode.id.clone(),
+                    episode: episode.id().to_string(),
                     label: question.label.clone(),
                     expected,
                     answer: answer.clone(),

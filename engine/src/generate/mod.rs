@@ -7,20 +7,20 @@
 
 mod agent;
 mod pairs;
-mod question_type;
 mod scenario;
 mod unknowable;
 mod world;
 
 pub use agent::{simulate, Trajectory};
+/// The question types to generate are the episodes crate's MMToM-QA types.
+pub use bip_episodes::QuestionType;
 pub use pairs::{generate_training_pairs, training_pairs, AgentTruth, TrainingPair};
-pub use question_type::QuestionType;
 pub use world::{random_world, OBJECT_CLASSES, ROOMS};
 
 use rayon::prelude::*;
 
 use bip_episodes::json::{AgentFile, EpisodeFile, FORMAT};
-use bip_episodes::{Agent, Episode, EpisodeError};
+use bip_episodes::{Agent, Episode, EpisodeError, EpisodeParts};
 
 use crate::error::EngineError;
 use crate::policy::{ActionCosts, PlannerPolicy};
@@ -73,8 +73,10 @@ impl Default for GenerateOptions {
 /// Unknowable questions keep the label of the type whose scenario they were drawn from.
 ///
 /// # Errors
-/// [`EngineError::Generation`] if no scenario of the episode's type could be built (a bug
-/// in the generator, reported rather than hidden), or invalid options.
+/// [`EngineError::NoScenario`] if no scenario of the episode's type could be built, and
+/// [`EngineError::GeneratedInvalid`] if what was built is not valid (bugs in the generator,
+/// reported rather than hidden); [`EngineError::NoQuestionTypes`] or
+/// [`EngineError::InvalidParameter`] for invalid options.
 pub fn generate_episode(options: &GenerateOptions, index: usize) -> Result<Episode, EngineError> {
     generate_with_truth(options, index).map(|(episode, _)| episode)
 }
@@ -88,11 +90,17 @@ pub fn generate_with_truth(
     options: &GenerateOptions,
     index: usize,
 ) -> Result<(Episode, AgentTruth), EngineError> {
-    let fail = |reason: String| EngineError::Generation { index, reason };
+    let invalid = |what| {
+        move |source| EngineError::GeneratedInvalid {
+            index,
+            what,
+            source,
+        }
+    };
     let kind = *options
         .types
         .get(index % options.types.len().max(1))
-        .ok_or_else(|| fail("no question types selected".to_string()))?;
+        .ok_or(EngineError::NoQuestionTypes { index })?;
     let policy = PlannerPolicy::with_costs(options.agent_beta, ActionCosts::default())?;
     let mut rng = Rng::for_item(options.seed, index as u64);
     let agent = NAMES[rng.below(NAMES.len())];
@@ -112,10 +120,9 @@ pub fn generate_with_truth(
             actions: Vec::new(),
             questions: Vec::new(),
         };
-        let shell = Episode::from_file(shell, "generated")
-            .map_err(|e| fail(format!("generated world is invalid: {e}")))?;
+        let shell = Episode::from_file(shell, "generated").map_err(invalid("world"))?;
         let setting = Setting {
-            world: &shell.world,
+            world: shell.world(),
             policy: &policy,
             leak: options.agent_leak,
             max_steps: options.max_steps,
@@ -132,18 +139,18 @@ pub fn generate_with_truth(
         }
         scenario.question.at = scenario.actions.len();
         let id = format!("gen-{}-{index:05}", options.seed);
-        // A round trip through the file format re-validates everything the generator made.
-        return finish(id, kind, agent, shell, scenario)
-            .map_err(|e| fail(format!("invalid episode: {e}")));
+        // Episode::new checks everything the generator made.
+        return finish(id, kind, agent, shell, scenario).map_err(invalid("episode"));
     }
-    Err(fail(format!(
-        "no {} scenario found in {ATTEMPTS} draws",
-        kind.label()
-    )))
+    Err(EngineError::NoScenario {
+        index,
+        kind,
+        attempts: ATTEMPTS,
+    })
 }
 
-/// The episode of `scenario` in the world of `shell`, read back through the file format,
-/// and the simulated agent's truth.
+/// The episode of `scenario` in the world of `shell`, checked ([`Episode::new`]), and the
+/// simulated agent's truth.
 fn finish(
     id: String,
     kind: QuestionType,
@@ -151,20 +158,21 @@ fn finish(
     shell: Episode,
     scenario: Scenario,
 ) -> Result<(Episode, AgentTruth), EpisodeError> {
-    let world = &shell.world;
+    let world = shell.into_parts().world;
     let believed = &world.furniture(scenario.believed).name;
     let truly = world
         .objects
         .iter()
         .any(|o| o.start == scenario.believed && o.class == scenario.goal);
-    let episode = Episode {
+    let description = format!(
+        "Generated {} question: {agent} wants a {} and first thought one was at {believed} ({} belief).",
+        kind.label(),
+        world.class_name(scenario.goal).replace('_', " "),
+        if truly { "true" } else { "false" }
+    );
+    let episode = Episode::new(EpisodeParts {
         id,
-        description: Some(format!(
-            "Generated {} question: {agent} wants a {} and first thought one was at {believed} ({} belief).",
-            kind.label(),
-            world.class_name(scenario.goal).replace('_', " "),
-            if truly { "true" } else { "false" }
-        )),
+        description: Some(description),
         agent: Agent {
             name: agent.to_string(),
             start: scenario.start,
@@ -172,15 +180,15 @@ fn finish(
         },
         actions: scenario.actions,
         questions: vec![scenario.question],
-        world: shell.world,
+        world,
         alternatives: Vec::new(),
-    };
+    })?;
     let truth = AgentTruth {
         goal: scenario.goal,
         states: scenario.states,
         beliefs: scenario.beliefs,
     };
-    Episode::from_file(episode.to_file(), "generated").map(|episode| (episode, truth))
+    Ok((episode, truth))
 }
 
 /// Generates episodes `0..count`, in parallel, identical to generating them one by one.
@@ -219,10 +227,10 @@ mod tests {
     fn every_type_is_generated_with_a_question_at_the_end() {
         let episodes = generate(&GenerateOptions::default(), 21).expect("generate");
         for (i, e) in episodes.iter().enumerate() {
-            let q = &e.questions[0];
-            assert_eq!(q.label.as_deref(), Some(QuestionType::ALL[i % 7].label()));
-            assert_eq!(q.at, e.actions.len());
-            assert!(!e.actions.is_empty(), "{}", e.id);
+            let q = &e.questions()[0];
+            assert_eq!(q.question_type(), Some(QuestionType::ALL[i % 7]));
+            assert_eq!(q.at, e.actions().len());
+            assert!(!e.actions().is_empty(), "{}", e.id());
             assert!(q.expected.is_some());
         }
     }
@@ -235,7 +243,7 @@ mod tests {
         };
         let policy = PlannerPolicy::default();
         for episode in generate(&options, 14).expect("generate") {
-            let q = &episode.questions[0];
+            let q = &episode.questions()[0];
             assert_eq!(q.expected, Some(bip_episodes::Expected::Unknowable));
             let result = crate::infer_episode(&episode, &policy, &crate::BatchOptions::default())
                 .expect("infer");
@@ -243,7 +251,7 @@ mod tests {
             assert!(
                 answer.margin < 1e-9,
                 "{}: {:?}",
-                episode.id,
+                episode.id(),
                 answer.posterior
             );
             assert_eq!(answer.choice, None);

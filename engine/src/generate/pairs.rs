@@ -40,9 +40,9 @@ pub fn training_pairs(
     truth: &AgentTruth,
     template: &PromptTemplate,
 ) -> Vec<TrainingPair> {
-    let world = &episode.world;
+    let world = episode.world();
     episode
-        .actions
+        .actions()
         .iter()
         .zip(truth.states.iter().zip(&truth.beliefs))
         .map(|(action, (state, belief))| {
@@ -91,14 +91,14 @@ mod tests {
         let template = PromptTemplate::default();
         let episodes = generate(&options, 7).expect("generate");
         let pairs = generate_training_pairs(&options, 7, &template).expect("pairs");
-        let actions: usize = episodes.iter().map(|e| e.actions.len()).sum();
+        let actions: usize = episodes.iter().map(|e| e.actions().len()).sum();
         assert_eq!(pairs.len(), actions);
         let (episode, truth) = generate_with_truth(&options, 3).expect("episode");
         assert_eq!(episode.to_json(), episodes[3].to_json());
-        assert_eq!(truth.states.len(), episode.actions.len() + 1);
+        assert_eq!(truth.states.len(), episode.actions().len() + 1);
         let first = &training_pairs(&episode, &truth, &template)[0];
         let situation = Situation {
-            world: &episode.world,
+            world: episode.world(),
             state: &truth.states[0],
             goal: truth.goal,
             belief: &truth.beliefs[0],
@@ -106,9 +106,9 @@ mod tests {
         assert_eq!(first.prompt, template.prompt(&situation));
         assert_eq!(
             first.action,
-            template.action(&episode.world, &episode.actions[0])
+            template.action(episode.world(), &episode.actions()[0])
         );
-        let goal = episode.world.class_name(truth.goal).replace('_', " ");
+        let goal = episode.world().class_name(truth.goal).replace('_', " ");
         assert!(
             first.prompt.contains(&format!("Goal: get the {goal}.")),
             "{}",

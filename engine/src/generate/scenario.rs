@@ -3,11 +3,10 @@
 
 use bip_episodes::{
     Action, AnswerOption, Claim, ClassId, Expected, FurnitureId, FurnitureKind, Proposition,
-    Question, RoomId, State, World,
+    Question, QuestionType, RoomId, State, World,
 };
 
 use super::agent::{simulate, Trajectory};
-use super::question_type::QuestionType;
 use crate::belief::Belief;
 use crate::policy::PlannerPolicy;
 use crate::rng::Rng;
@@ -109,13 +108,35 @@ impl Draft<'_> {
         let open = Action::Open(self.believed);
         self.run.actions.iter().position(|a| *a == open)
     }
+
+    /// The belief question about `place` asked after `at` actions, answered by the
+    /// agent's belief then ([`belief_question`]), with `at`.
+    fn belief_question_at(
+        &self,
+        at: usize,
+        place: FurnitureId,
+        inside: bool,
+        rng: &mut Rng,
+    ) -> Option<(usize, Question)> {
+        let belief = &self.run.beliefs[at];
+        let question = belief_question(
+            self.setting,
+            self.goal,
+            place,
+            belief,
+            inside,
+            self.kind,
+            rng,
+        )?;
+        Some((at, question))
+    }
 }
 
 /// True or false belief, short term (1.1, 1.2): is an object of the goal class inside a
 /// container, asked when the agent arrives at the one it believed in.
 fn short_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question)> {
-    let (kind, setting, goal) = (draft.kind, draft.setting, draft.goal);
-    let (world, believed, run) = (setting.world, draft.believed, draft.run);
+    let kind = draft.kind;
+    let (world, believed, run) = (draft.setting.world, draft.believed, draft.run);
     let at = arrival(run, believed)?;
     let inside = rng.chance(0.5);
     let place = if inside {
@@ -136,16 +157,13 @@ fn short_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question)> {
             &others
         })?
     };
-    let belief = &run.beliefs[at];
-    let question = belief_question(setting, goal, place, belief, inside, kind, rng)?;
-    Some((at, question))
+    draft.belief_question_at(at, place, inside, rng)
 }
 
 /// Belief tracking (1.3): after the agent opened the container it believed in and found
 /// no object of its goal class, where does it think one is now.
 fn belief_tracking(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question)> {
-    let (kind, setting, goal) = (draft.kind, draft.setting, draft.goal);
-    let (world, believed, run) = (setting.world, draft.believed, draft.run);
+    let (world, believed, run) = (draft.setting.world, draft.believed, draft.run);
     let opened = draft.opened()?;
     let last = run
         .actions
@@ -168,9 +186,7 @@ fn belief_tracking(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question)
         };
         (at, place)
     };
-    let belief = &run.beliefs[at];
-    let question = belief_question(setting, goal, place, belief, inside, kind, rng)?;
-    Some((at, question))
+    draft.belief_question_at(at, place, inside, rng)
 }
 
 /// Goal given a true belief (2.1): the goal against a class the agent has not seen, on
@@ -376,16 +392,33 @@ fn belief_question(
         },
     };
     let (options, expected) = shuffled(option(inside), option(!inside), rng);
-    Some(Question {
+    let text = format!(
+        "If {name} has been trying to get a {object}, which one of the following statements is more likely to be true?"
+    );
+    Some(generated_question(
+        kind,
+        text,
+        options,
+        Expected::Option(expected),
+    ))
+}
+
+/// Question `q1` of type `kind`, with its wording, options and answer; asked at step 0
+/// until the episode is put together, which asks it after the last action.
+pub(super) fn generated_question(
+    kind: QuestionType,
+    text: String,
+    options: Vec<AnswerOption>,
+    expected: Expected,
+) -> Question {
+    Question {
         id: "q1".to_string(),
-        label: Some(kind.label().to_string()),
-        text: Some(format!(
-            "If {name} has been trying to get a {object}, which one of the following statements is more likely to be true?"
-        )),
+        label: Some(kind.into()),
+        text: Some(text),
         at: 0,
         options,
-        expected: Some(Expected::Option(expected)),
-    })
+        expected: Some(expected),
+    }
 }
 
 /// The option "NAME has been trying to get a CLASS", under `given`.
@@ -433,14 +466,6 @@ fn goal_question(
         _ => "Which".to_string(),
     };
     let (options, expected) = shuffled(option(goal), option(distractor), rng);
-    Question {
-        id: "q1".to_string(),
-        label: Some(kind.label().to_string()),
-        text: Some(format!(
-            "{condition} one of the following statements is more likely to be true?"
-        )),
-        at: 0,
-        options,
-        expected: Some(Expected::Option(expected)),
-    }
+    let text = format!("{condition} one of the following statements is more likely to be true?");
+    generated_question(kind, text, options, Expected::Option(expected))
 }

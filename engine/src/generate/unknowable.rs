@@ -2,11 +2,10 @@
 //! hypothesis treats alike, so that the only right response is to abstain.
 
 use bip_episodes::{
-    AnswerOption, Claim, ClassId, Expected, FurnitureId, Proposition, Question, World,
+    AnswerOption, Claim, ClassId, Expected, FurnitureId, Proposition, Question, QuestionType, World,
 };
 
-use super::question_type::QuestionType;
-use super::scenario::{containers, goal_option, words, Scenario, Setting};
+use super::scenario::{containers, generated_question, goal_option, words, Scenario, Setting};
 use crate::rng::Rng;
 
 /// Replaces nothing; builds an unknowable question of `kind`'s family for `scenario`, or
@@ -65,14 +64,12 @@ pub fn unknowable_question(
             "Which one of the following statements is more likely to be true?".to_string(),
         )
     };
-    Some(Question {
-        id: "q1".to_string(),
-        label: Some(kind.label().to_string()),
-        text: Some(text),
-        at: 0,
+    Some(generated_question(
+        kind,
+        text,
         options,
-        expected: Some(Expected::Unknowable),
-    })
+        Expected::Unknowable,
+    ))
 }
 
 /// Two closed containers of one room that the agent never stood at, in random order.

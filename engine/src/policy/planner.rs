@@ -93,17 +93,7 @@ impl PlannerPolicy {
     /// # Errors
     /// [`EngineError::InvalidParameter`] if `beta` or a cost is negative or not finite.
     pub fn with_costs(beta: f64, costs: ActionCosts) -> Result<Self, EngineError> {
-        let check = |name: &'static str, value: f64| {
-            if value.is_finite() && value >= 0.0 {
-                Ok(())
-            } else {
-                Err(EngineError::InvalidParameter {
-                    name,
-                    value,
-                    reason: "must be a finite number ≥ 0",
-                })
-            }
-        };
+        let check = EngineError::check_non_negative;
         check("beta", beta)?;
         check("open cost", costs.open)?;
         check("close cost", costs.close)?;
@@ -314,10 +304,10 @@ mod tests {
 
     /// The state once the agent walked from its start to the fridge, and the fridge.
     fn at_fridge(e: &Episode) -> (FurnitureId, State) {
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
         let mut state = e.initial_state();
         state
-            .apply(&e.world, &Action::WalkTo(Place::Furniture(fridge)))
+            .apply(e.world(), &Action::WalkTo(Place::Furniture(fridge)))
             .expect("walk");
         (fridge, state)
     }
@@ -339,9 +329,9 @@ mod tests {
     }
 
     fn log_prob(e: &Episode, state: &State, belief: &Belief, action: Action) -> f64 {
-        let salmon = e.world.class_by_name("salmon").expect("class");
+        let salmon = e.world().class_by_name("salmon").expect("class");
         let situation = Situation {
-            world: &e.world,
+            world: e.world(),
             state,
             goal: salmon,
             belief,
@@ -352,11 +342,11 @@ mod tests {
     #[test]
     fn heading_for_the_believed_place_beats_a_detour() {
         let e = episode();
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
         let state = e.initial_state();
         let belief = Belief::thinks_at(fridge, 3, 0.05);
-        let kitchen = e.world.room_by_name("kitchen").expect("room");
-        let bedroom = e.world.room_by_name("bedroom").expect("room");
+        let kitchen = e.world().room_by_name("kitchen").expect("room");
+        let bedroom = e.world().room_by_name("bedroom").expect("room");
         let toward = log_prob(&e, &state, &belief, Action::WalkTo(Place::Room(kitchen)));
         let detour = log_prob(&e, &state, &belief, Action::WalkTo(Place::Room(bedroom)));
         assert!(toward > detour + 1.0, "toward {toward} vs detour {detour}");
@@ -365,8 +355,8 @@ mod tests {
     #[test]
     fn the_same_walk_is_likelier_under_the_belief_it_serves() {
         let e = episode();
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
-        let desk = e.world.furniture_by_name("desk").expect("desk");
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
+        let desk = e.world().furniture_by_name("desk").expect("desk");
         let state = e.initial_state();
         let walk = Action::WalkTo(Place::Furniture(fridge));
         let right = log_prob(&e, &state, &Belief::thinks_at(fridge, 3, 0.05), walk);
@@ -377,9 +367,9 @@ mod tests {
     #[test]
     fn a_walk_into_the_room_on_the_way_counts_for_the_destination() {
         let e = episode();
-        let fridge = e.world.furniture_by_name("fridge").expect("fridge");
-        let kitchen = e.world.room_by_name("kitchen").expect("room");
-        let bedroom = e.world.room_by_name("bedroom").expect("room");
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
+        let kitchen = e.world().room_by_name("kitchen").expect("room");
+        let bedroom = e.world().room_by_name("bedroom").expect("room");
         // From the living room, the kitchen is on the way to the fridge: choosing the
         // kitchen, the fridge or the kitchen cabinet all begin with that walk.
         let state = e.initial_state();
@@ -402,9 +392,9 @@ mod tests {
         let e = episode();
         let (fridge, state) = at_fridge(&e);
         let belief = Belief::uniform(3);
-        let salmon = e.world.class_by_name("salmon").expect("class");
+        let salmon = e.world().class_by_name("salmon").expect("class");
         let situation = Situation {
-            world: &e.world,
+            world: e.world(),
             state: &state,
             goal: salmon,
             belief: &belief,
@@ -429,7 +419,7 @@ mod tests {
     fn opening_here_beats_walking_to_the_next_place_when_undecided() {
         let e = episode();
         let (fridge, state) = at_fridge(&e);
-        let cabinet = e.world.furniture_by_name("cabinet").expect("cabinet");
+        let cabinet = e.world().furniture_by_name("cabinet").expect("cabinet");
         let belief = Belief::uniform(3);
         let open = log_prob(&e, &state, &belief, Action::Open(fridge));
         let walk = log_prob(
@@ -445,7 +435,7 @@ mod tests {
     fn opening_is_likelier_where_the_object_is_believed() {
         let e = episode();
         let (fridge, state) = at_fridge(&e);
-        let desk = e.world.furniture_by_name("desk").expect("desk");
+        let desk = e.world().furniture_by_name("desk").expect("desk");
         let open = Action::Open(fridge);
         let there = log_prob(&e, &state, &Belief::thinks_at(fridge, 3, 0.05), open);
         let elsewhere = log_prob(&e, &state, &Belief::thinks_at(desk, 3, 0.05), open);

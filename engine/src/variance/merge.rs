@@ -20,10 +20,10 @@ pub fn parse_records(file: &str, text: &str) -> Result<Vec<(usize, VarianceRecor
         .map(|(i, l)| {
             let line = i + 1;
             let record: VarianceRecord =
-                serde_json::from_str(l).map_err(|e| EngineError::NotARecord {
+                serde_json::from_str(l).map_err(|source| EngineError::NotARecord {
                     file: file.to_string(),
                     line,
-                    reason: e.to_string(),
+                    source,
                 })?;
             if let VarianceRecord::Item(r) = &record {
                 r.outcome().ok_or_else(|| EngineError::NotAnOptionLetter {

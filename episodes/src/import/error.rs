@@ -30,7 +30,8 @@ impl fmt::Display for Part {
 }
 
 /// Why a question could not be imported. Every variant says where: the field, or the
-/// sentence and the phrase in it that could not be read.
+/// sentence and the phrase in it that could not be read. [`ImportError::Episode`] keeps
+/// what is invalid as its source: print the chain to see it.
 #[derive(Debug, Error, PartialEq)]
 #[non_exhaustive]
 pub enum ImportError {
@@ -81,7 +82,8 @@ pub enum ImportError {
         candidates: Vec<String>,
     },
     /// The episode read from the text is not valid (an impossible action, an unknown class).
-    #[error("{}{source}", sentence.as_ref().map(|s| format!("\"{s}\": ")).unwrap_or_default())]
+    /// The message names the sentence; the source says what is invalid.
+    #[error("{}", sentence.as_ref().map_or_else(|| "the episode read is invalid".to_string(), |s| format!("\"{s}\"")))]
     Episode {
         /// The sentence the invalid part came from, when known.
         sentence: Option<String>,

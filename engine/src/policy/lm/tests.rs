@@ -77,9 +77,9 @@ fn situation<'a>(
     belief: &'a Belief,
 ) -> Situation<'a> {
     Situation {
-        world: &episode.world,
+        world: episode.world(),
         state,
-        goal: episode.world.class_by_name(goal).expect("class"),
+        goal: episode.world().class_by_name(goal).expect("class"),
         belief,
     }
 }
@@ -87,7 +87,7 @@ fn situation<'a>(
 #[test]
 fn prompts_put_the_shared_parts_first_and_the_hypothesis_last() {
     let episode = episode();
-    let world = &episode.world;
+    let world = episode.world();
     let state = episode.initial_state();
     let fridge = world.furniture_by_name("fridge").expect("fridge");
     let (sure, lost) = (Belief::thinks_at(fridge, 3, 0.05), Belief::uniform(3));
@@ -114,7 +114,7 @@ fn prompts_put_the_shared_parts_first_and_the_hypothesis_last() {
 #[test]
 fn beliefs_render_what_was_seen_and_what_is_still_considered() {
     let episode = episode();
-    let world = &episode.world;
+    let world = episode.world();
     let template = PromptTemplate {
         style: PromptStyle::BipAlm,
     };
@@ -128,7 +128,7 @@ fn beliefs_render_what_was_seen_and_what_is_still_considered() {
     let prompt = template.prompt(&situation(&episode, &state, "wine_glass", &among));
     assert!(prompt
         .contains("belief: the wine glass is in the fridge or in the kitchen cabinet 1.\naction:"));
-    for action in &episode.actions {
+    for action in episode.actions() {
         state.apply(world, action).expect("possible");
         among.observe(world, wine, &state.observe(world));
     }
@@ -144,7 +144,7 @@ fn beliefs_render_what_was_seen_and_what_is_still_considered() {
 fn each_distinct_prompt_is_scored_once_and_remembered() {
     let episode = episode();
     let state = episode.initial_state();
-    let fridge = episode.world.furniture_by_name("fridge").expect("fridge");
+    let fridge = episode.world().furniture_by_name("fridge").expect("fridge");
     let sure = Belief::thinks_at(fridge, 3, 0.05);
     let lost = Belief::uniform(3);
     let policy = LmPolicy::new(Box::<FakeScorer>::default());
@@ -154,7 +154,7 @@ fn each_distinct_prompt_is_scored_once_and_remembered() {
         situation(&episode, &state, "apple", &sure),
     ];
     let walk = Action::WalkTo(Place::Room(
-        episode.world.room_by_name("kitchen").expect("room"),
+        episode.world().room_by_name("kitchen").expect("room"),
     ));
     let first = policy.log_probs(&situations, &walk).expect("scored");
     assert_eq!(first[0], first[2]);
@@ -178,7 +178,7 @@ fn mean_and_sum_reduce_the_same_token_scores() {
     let state = episode.initial_state();
     let lost = Belief::uniform(3);
     let s = [situation(&episode, &state, "apple", &lost)];
-    let fridge = episode.world.furniture_by_name("fridge").expect("fridge");
+    let fridge = episode.world().furniture_by_name("fridge").expect("fridge");
     let walk = Action::WalkTo(Place::Furniture(fridge));
     let mean = LmPolicy::new(Box::<FakeScorer>::default());
     let sum = LmPolicy::with_options(
@@ -200,7 +200,7 @@ fn the_hybrid_weights_the_planner_and_the_lm_in_log_space() {
     let state = episode.initial_state();
     let lost = Belief::uniform(3);
     let s = [situation(&episode, &state, "apple", &lost)];
-    let kitchen = episode.world.room_by_name("kitchen").expect("room");
+    let kitchen = episode.world().room_by_name("kitchen").expect("room");
     let walk = Action::WalkTo(Place::Room(kitchen));
     let planner = PlannerPolicy::default().log_probs(&s, &walk).expect("p")[0];
     let lm = LmPolicy::new(Box::<FakeScorer>::default())
@@ -234,11 +234,13 @@ fn a_failing_scorer_stops_the_session_with_a_named_error() {
     }));
     let mut session =
         Inference::for_episode(&episode, &policy, &HypothesisConfig::default()).expect("session");
-    let err = session.push(&episode.actions[0]).expect_err("scorer fails");
+    let err = session
+        .push(&episode.actions()[0])
+        .expect_err("scorer fails");
     match err {
-        EngineError::PolicyFailed { step, reason, .. } => {
+        EngineError::PolicyFailed { step, source, .. } => {
             assert_eq!(step, 0);
-            assert!(reason.contains("out of context"), "{reason}");
+            assert!(source.to_string().contains("out of context"), "{source}");
         }
         other => panic!("unexpected error {other}"),
     }

@@ -6,6 +6,7 @@ use crate::episode::Episode;
 use crate::error::EpisodeError;
 use crate::import::{ImportError, Part};
 use crate::json::{AgentFile, EpisodeFile, FORMAT};
+use crate::question_type::QuestionType;
 
 use super::apartment::{world_file, Apartment};
 use super::narrative::read_narrative;
@@ -24,9 +25,9 @@ pub struct MmtomRecord {
     pub episode: Episode,
     /// The letter of the correct option, as the benchmark gives it.
     pub expected: String,
-    /// The MMToM-QA question type ("1.1" ... "2.4"), for reports only: the reader never
+    /// The MMToM-QA question type (1.1 ... 2.4), for reports only: the reader never
     /// looks at it.
-    pub question_type: Option<String>,
+    pub question_type: Option<QuestionType>,
     /// The MMToM-QA episode number, when given.
     pub mmtom_episode: Option<u64>,
     /// Every assumption the reader made, in text order.
@@ -42,9 +43,9 @@ pub struct MmtomRecord {
 /// let line = r#"{"question": "What's inside the apartment: The apartment consists of a kitchen and a bathroom. The kitchen is equipped with a fridge. The fridge contains an apple and a cupcake. \nActions taken by Ann: Ann is in the bathroom. She walks to the kitchen and is about to open the fridge. \nQuestion: Which one of the following statements is more likely to be true? (a) Ann has been trying to get an apple. (b) Ann has been trying to get a cupcake. Please respond with either a or b.", "answer": "a", "question_type": 2.4, "episode": 7}"#;
 /// let (number, record) = bip_episodes::import::mmtom::read_jsonl(line).next().unwrap();
 /// let record = record?;
-/// assert_eq!((number, record.episode.id.as_str()), (1, "mmtom-7-1"));
+/// assert_eq!((number, record.episode.id()), (1, "mmtom-7-1"));
 /// assert_eq!(record.file.actions.len(), 2, "walk to the kitchen, then to the fridge");
-/// assert_eq!(record.question_type.as_deref(), Some("2.4"));
+/// assert_eq!(record.question_type, Some(bip_episodes::QuestionType::GoalFutureActions));
 /// # Ok::<(), bip_episodes::import::ImportError>(())
 /// ```
 pub fn read_jsonl(
@@ -59,7 +60,8 @@ pub fn read_jsonl(
 /// Reads one JSONL line; `index` numbers the episode id (`mmtom-<episode>-<index>`).
 ///
 /// # Errors
-/// [`ImportError::Json`] or [`ImportError::Field`] for a malformed record; otherwise as
+/// [`ImportError::Json`] or [`ImportError::Field`] for a malformed record (a
+/// `question_type` that is not one of the seven MMToM-QA types among them); otherwise as
 /// [`read_text`], or [`ImportError::Episode`] if the episode read is not valid.
 pub fn read_record(line: &str, index: usize) -> Result<MmtomRecord, ImportError> {
     let value: Value = serde_json::from_str(line).map_err(|e| ImportError::Json {
@@ -80,17 +82,14 @@ pub fn read_record(line: &str, index: usize) -> Result<MmtomRecord, ImportError>
                 field: "answer",
                 reason: "missing or not a string".into(),
             })?;
-    let question_type = value.get("question_type").and_then(|t| match t {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    });
+    let question_type = question_type(&value)?;
     let mmtom_episode = value.get("episode").and_then(Value::as_u64);
     let id = match mmtom_episode {
         Some(e) => format!("mmtom-{e}-{index}"),
         None => format!("mmtom-{index}"),
     };
-    let reading = read_text_noted(text, &id, Some(expected), question_type.as_deref())?;
+    let label = question_type.map(QuestionType::label);
+    let reading = read_text_noted(text, &id, Some(expected), label)?;
     let episode = validate(&reading)?;
     let TextReading { file, notes, .. } = reading;
     Ok(MmtomRecord {
@@ -105,6 +104,23 @@ pub fn read_record(line: &str, index: usize) -> Result<MmtomRecord, ImportError>
         question_type,
         mmtom_episode,
     })
+}
+
+/// The record's `question_type`, written as a number (`1.2`) or a string (`"1.2"`);
+/// `None` when absent or null.
+fn question_type(record: &Value) -> Result<Option<QuestionType>, ImportError> {
+    let text = match record.get("question_type") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(other) => other.to_string(),
+    };
+    QuestionType::from_label(&text)
+        .map(Some)
+        .ok_or_else(|| ImportError::Field {
+            field: "question_type",
+            reason: format!("{text} is not an MMToM-QA question type (1.1 ... 2.4)"),
+        })
 }
 
 /// Reads the text of one MMToM-QA question (scene, "Actions taken by NAME:", "Question:")

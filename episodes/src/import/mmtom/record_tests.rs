@@ -19,14 +19,14 @@ fn line(question: &str, extra: &str) -> String {
 #[test]
 fn a_record_becomes_a_valid_episode_with_its_answer_and_type() {
     let record = read_record(&line(TEXT, ", \"episode\": 12"), 4).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(record.episode.id, "mmtom-12-4");
+    assert_eq!(record.episode.id(), "mmtom-12-4");
     assert_eq!(record.expected, "b");
-    assert_eq!(record.question_type.as_deref(), Some("1.1"));
+    assert_eq!(record.question_type, Some(QuestionType::TrueBeliefShort));
     assert_eq!(record.mmtom_episode, Some(12));
     assert_eq!(record.file.agent.name, "Ann Lee");
     assert_eq!(record.file.agent.start, "bathroom");
     assert_eq!(
-        record.episode.actions.len(),
+        record.episode.actions().len(),
         5,
         "walk, walk, open, close, walk"
     );
@@ -46,7 +46,7 @@ fn jsonl_lines_are_numbered_and_blank_lines_skipped() {
     assert_eq!(read.len(), 2);
     assert_eq!(read[0].0, 1);
     assert_eq!(
-        read[0].1.as_ref().map(|r| r.episode.id.clone()).ok(),
+        read[0].1.as_ref().map(|r| r.episode.id().to_string()).ok(),
         Some("mmtom-1".into())
     );
     assert_eq!(read[1].0, 3);

@@ -10,8 +10,9 @@ use crate::json::{
 
 use super::doors::join_rooms;
 use super::error::VirtualHomeError;
-use super::graph::{Graph, GraphFile, NodeId};
+use super::graph::{Graph, GraphFile};
 use super::names::name_nodes;
+use super::node::NodeId;
 use super::play::Player;
 use super::questions::{Asked, Lookup};
 use super::report::{ImportReport, Notes};
@@ -86,10 +87,10 @@ pub struct Imported {
 ///             {"from_id": 4, "relation_type": "INSIDE", "to_id": 1}]}"#)?;
 /// let script = "[Walk] <fridge> (2)\n[Open] <fridge> (2)\n[Grab] <apple> (3)\n[SwitchOn] <fridge> (2)";
 /// let imported = import(&graph, Some(script), &ImportOptions::default())?;
-/// let world = &imported.episode.world;
+/// let world = imported.episode.world();
 /// assert_eq!(world.furniture[0].name, "fridge");
 /// assert_eq!(world.objects[0].name, "apple");
-/// assert_eq!(imported.episode.actions.len(), 3);
+/// assert_eq!(imported.episode.actions().len(), 3);
 /// let skipped: Vec<_> = imported.report.of(NoteKind::SkippedAction).collect();
 /// assert_eq!(skipped[0].line, Some(4));
 /// # Ok::<(), bip_episodes::import::virtualhome::VirtualHomeError>(())
@@ -106,11 +107,73 @@ pub fn import(
     let names = name_nodes(&graph, &scene.nodes(), &mut notes);
     let doors = join_rooms(&graph, &scene.rooms, &mut notes);
     let name = |n: usize| names.get(&n).cloned().unwrap_or_default();
+    let world = world_file(&graph, &scene, &doors, &names);
+    let mut file = EpisodeFile {
+        format: FORMAT.to_string(),
+        id: Some(options.id.clone()),
+        description: Some(format!(
+            "Imported from a VirtualHome scene graph ({} nodes, {} edges){}.",
+            graph.nodes.len(),
+            graph.edges.len(),
+            if script.is_some() { " and program" } else { "" }
+        )),
+        world,
+        agent: AgentFile {
+            name: options.agent.clone(),
+            start: name(scene.start),
+            goals: None,
+        },
+        actions: Vec::new(),
+        questions: Vec::new(),
+    };
+    let bare = Episode::from_file(file.clone(), &options.id)?;
+    if let Some(lines) = &lines {
+        let player = Player {
+            world: bare.world(),
+            graph: &graph,
+            names: &names,
+            agent: &options.agent,
+            strict: options.strict,
+            start: bare.agent().start,
+        };
+        file.actions = player.play(lines, &mut notes)?;
+    }
+    let lookup = Lookup {
+        world: bare.world(),
+        graph: &graph,
+        names: &names,
+    };
+    let (goals, questions) = lookup.ask(&Asked {
+        agent: &options.agent,
+        goals: options.goals.as_deref(),
+        ask_goal: options.ask_goal,
+        ask_beliefs: &options.ask_beliefs,
+    })?;
+    file.agent.goals = goals;
+    file.questions = questions;
+    let episode = Episode::from_file(file.clone(), &options.id)?;
+    Ok(Imported {
+        file,
+        episode,
+        report: notes.into_report(),
+        names: node_names(&graph, &names),
+    })
+}
+
+/// The `world` of the episode: the scene's rooms, doors, furniture and objects, each under
+/// its node's name, with a class only where the name does not imply it.
+fn world_file(
+    graph: &Graph,
+    scene: &Scene,
+    doors: &[(usize, usize, f64)],
+    names: &HashMap<usize, String>,
+) -> WorldFile {
+    let name = |n: usize| names.get(&n).cloned().unwrap_or_default();
     let class_field = |n: usize| {
         let class = &graph.nodes[n].class;
         (default_class(&name(n)) != class).then(|| class.clone())
     };
-    let world = WorldFile {
+    WorldFile {
         rooms: scene.rooms.iter().map(|&r| name(r)).collect(),
         doors: Some(
             doors
@@ -150,57 +213,7 @@ pub fn import(
             })
             .collect(),
         alternatives: Vec::new(),
-    };
-    let mut file = EpisodeFile {
-        format: FORMAT.to_string(),
-        id: Some(options.id.clone()),
-        description: Some(format!(
-            "Imported from a VirtualHome scene graph ({} nodes, {} edges){}.",
-            graph.nodes.len(),
-            graph.edges.len(),
-            if script.is_some() { " and program" } else { "" }
-        )),
-        world,
-        agent: AgentFile {
-            name: options.agent.clone(),
-            start: name(scene.start),
-            goals: None,
-        },
-        actions: Vec::new(),
-        questions: Vec::new(),
-    };
-    let bare = Episode::from_file(file.clone(), &options.id)?;
-    if let Some(lines) = &lines {
-        let player = Player {
-            world: &bare.world,
-            graph: &graph,
-            names: &names,
-            agent: &options.agent,
-            strict: options.strict,
-            start: bare.agent.start,
-        };
-        file.actions = player.play(lines, &mut notes)?;
     }
-    let lookup = Lookup {
-        world: &bare.world,
-        graph: &graph,
-        names: &names,
-    };
-    let (goals, questions) = lookup.ask(&Asked {
-        agent: &options.agent,
-        goals: options.goals.as_deref(),
-        ask_goal: options.ask_goal,
-        ask_beliefs: &options.ask_beliefs,
-    })?;
-    file.agent.goals = goals;
-    file.questions = questions;
-    let episode = Episode::from_file(file.clone(), &options.id)?;
-    Ok(Imported {
-        file,
-        episode,
-        report: notes.into_report(),
-        names: node_names(&graph, &names),
-    })
 }
 
 fn node_names(graph: &Graph, names: &HashMap<usize, String>) -> BTreeMap<NodeId, String> {

@@ -168,7 +168,7 @@ fn questions_from_flags() {
         imported.file.agent.goals,
         Some(vec!["apple".into(), "plate".into()])
     );
-    let q = &imported.episode.questions;
+    let q = imported.episode.questions();
     assert_eq!(q.len(), 2);
     assert_eq!(q[0].options.len(), 2);
     assert_eq!(q[1].id, "belief-apple-fridge");

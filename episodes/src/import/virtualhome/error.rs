@@ -4,7 +4,7 @@ use thiserror::Error;
 
 use crate::error::EpisodeError;
 
-use super::graph::NodeId;
+use super::node::NodeId;
 
 /// Why a VirtualHome scene graph or program could not be read into an episode. Every
 /// variant names the node id, edge, script line or flag at fault.
@@ -63,14 +63,14 @@ pub enum VirtualHomeError {
     #[error("the graph has no node of category \"Rooms\"; an episode needs at least one room")]
     NoRooms,
     /// A script line cannot be read or cannot happen.
-    #[error("script line {line} ({text}): {reason}")]
+    #[error("script line {line} ({text}): {problem}")]
     Script {
         /// 1-based line number.
         line: usize,
         /// The line as written, trimmed.
         text: String,
         /// What is wrong.
-        reason: String,
+        problem: ScriptProblem,
     },
     /// In strict mode: a script line bip would have skipped or completed.
     #[error("script line {line} ({text}): {reason} (rejected by --strict)")]
@@ -93,11 +93,75 @@ pub enum VirtualHomeError {
         reason: String,
     },
     /// The episode built from the graph is not valid (a bug, or an unreachable room).
-    #[error("the imported episode is invalid: {source}")]
+    #[error("the imported episode is invalid")]
     Episode {
         /// What is invalid.
         #[from]
         source: EpisodeError,
+    },
+}
+
+/// What is wrong with a script line ([`VirtualHomeError::Script`]).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ScriptProblem {
+    /// A leading `<character>` without its `>`.
+    #[error("a line starts with [Action] or <character> [Action]")]
+    BadCharacter,
+    /// No `[Action]` where one must be.
+    #[error("expected [Action], e.g. [Walk]")]
+    ExpectedAction,
+    /// An action that is not one word.
+    #[error("the action in [...] must be one word, e.g. [Walk]")]
+    ActionNotOneWord,
+    /// Something other than `<class> (id)` after the action.
+    #[error("expected an argument <class> (node id)")]
+    ExpectedArgument,
+    /// An argument `<class>` without its `(id)`.
+    #[error("<{class}> needs a node id in parentheses: <{class}> (123)")]
+    MissingNodeId {
+        /// The class as written.
+        class: String,
+    },
+    /// An argument's `(id)` that is not a whole number.
+    #[error("({text}) is not a node id; scripts must be bound to the scene graph (node ids, not instance numbers)")]
+    NotANodeId {
+        /// What the parentheses hold.
+        text: String,
+    },
+    /// An action with the wrong number of arguments.
+    #[error("[{action}] takes {expected} argument{}, found {found}", if *expected == 1 { "" } else { "s" })]
+    Arity {
+        /// The action as written.
+        action: String,
+        /// Arguments it takes.
+        expected: usize,
+        /// Arguments given.
+        found: usize,
+    },
+    /// An argument names a node id the graph does not have.
+    #[error("no node has id {id} in the graph")]
+    UnknownNode {
+        /// The id.
+        id: NodeId,
+    },
+    /// An argument's class is not the class of the node it names.
+    #[error("node {id} is a {actual}, not a {written}")]
+    WrongClass {
+        /// The node.
+        id: NodeId,
+        /// Its class in the graph.
+        actual: String,
+        /// The class the line gives it.
+        written: String,
+    },
+    /// The action cannot happen where the earlier lines left the agent.
+    #[error("impossible: {reason}")]
+    Impossible {
+        /// Why, in the world's names.
+        reason: String,
+        /// Why, to branch on.
+        why: crate::state::Impossible,
     },
 }
 

@@ -20,11 +20,13 @@
 
 use crate::action::Action;
 use crate::episode::Episode;
+use crate::ids::{FurnitureId, ObjectId, RoomId};
 use crate::json::default_class;
 use crate::layout::Place;
-use crate::world::FurnitureKind;
+use crate::world::{FurnitureKind, World};
 
-use super::graph::{BoundingBox, EdgeFile, GraphFile, NodeFile, NodeId};
+use super::graph::{BoundingBox, EdgeFile, GraphFile, NodeFile};
+use super::node::NodeId;
 
 /// A scene graph and a program.
 #[derive(Debug, Clone)]
@@ -54,32 +56,69 @@ pub struct Exported {
 /// # Ok::<(), bip_episodes::EpisodeError>(())
 /// ```
 pub fn export(episode: &Episode) -> Exported {
-    let w = &episode.world;
-    let rooms = w.rooms.len() as u64;
-    let furniture = w.furniture.len() as u64;
-    let room_id = |r: usize| NodeId(1 + r as u64);
-    let furniture_id = |f: usize| NodeId(1 + rooms + f as u64);
-    let object_id = |o: usize| NodeId(1 + rooms + furniture + o as u64);
-    let mut nodes = Vec::new();
-    let mut edges = Vec::new();
-    let mut edge = |from: NodeId, relation: &str, to: NodeId| {
-        edges.push(EdgeFile {
-            from_id: from,
-            relation_type: relation.to_string(),
-            to_id: to,
-        });
+    let w = episode.world();
+    let ids = Ids {
+        rooms: w.rooms.len() as u64,
+        furniture: w.furniture.len() as u64,
     };
-    for (r, room) in w.rooms.iter().enumerate() {
-        nodes.push(node(
-            room_id(r),
-            default_class(&room.name),
-            "Rooms",
-            &room.name,
-            &[],
-            &[],
-        ));
+    let mut graph = GraphFile::default();
+    add_rooms_and_furniture(&mut graph, w, ids);
+    add_objects(&mut graph, w, ids);
+    let next = add_doors(&mut graph, w, ids);
+    let agent = episode.agent();
+    graph
+        .nodes
+        .push(node(next, "character", "Characters", &agent.name, &[], &[]));
+    add_edge(&mut graph, next, "INSIDE", ids.room(agent.start));
+    Exported {
+        graph,
+        script: script(w, episode.actions(), ids),
     }
-    for (f, piece) in w.furniture.iter().enumerate() {
+}
+
+/// Node ids of the exported graph: rooms from 1, then furniture, objects, doors and the
+/// character.
+#[derive(Debug, Clone, Copy)]
+struct Ids {
+    rooms: u64,
+    furniture: u64,
+}
+
+impl Ids {
+    fn room(self, r: RoomId) -> NodeId {
+        NodeId(1 + r.index() as u64)
+    }
+
+    fn furniture(self, f: FurnitureId) -> NodeId {
+        NodeId(1 + self.rooms + f.index() as u64)
+    }
+
+    fn object(self, o: ObjectId) -> NodeId {
+        NodeId(1 + self.rooms + self.furniture + o.index() as u64)
+    }
+
+    /// The first id after those of the `objects` objects.
+    fn after_objects(self, objects: usize) -> u64 {
+        1 + self.rooms + self.furniture + objects as u64
+    }
+}
+
+fn add_edge(graph: &mut GraphFile, from: NodeId, relation: &str, to: NodeId) {
+    graph.edges.push(EdgeFile {
+        from_id: from,
+        relation_type: relation.to_string(),
+        to_id: to,
+    });
+}
+
+fn add_rooms_and_furniture(graph: &mut GraphFile, w: &World, ids: Ids) {
+    for (r, room) in w.room_ids().zip(&w.rooms) {
+        let class = default_class(&room.name);
+        graph
+            .nodes
+            .push(node(ids.room(r), class, "Rooms", &room.name, &[], &[]));
+    }
+    for (f, piece) in w.furniture_ids().zip(&w.furniture) {
         let (properties, states): (&[&str], &[&str]) = match piece.kind {
             FurnitureKind::Container => (
                 &["CAN_OPEN", "CONTAINERS"],
@@ -91,38 +130,43 @@ pub fn export(episode: &Episode) -> Exported {
             ),
             FurnitureKind::Surface => (&["SURFACES"], &[]),
         };
-        nodes.push(node(
-            furniture_id(f),
-            &piece.class,
+        graph.nodes.push(node(
+            ids.furniture(f),
+            w.furniture_class_name(piece.class),
             "Furniture",
             &piece.name,
             properties,
             states,
         ));
-        edge(furniture_id(f), "INSIDE", room_id(piece.room.index()));
+        add_edge(graph, ids.furniture(f), "INSIDE", ids.room(piece.room));
     }
+}
+
+fn add_objects(graph: &mut GraphFile, w: &World, ids: Ids) {
     for (o, object) in w.objects.iter().enumerate() {
+        let id = ids.object(ObjectId::new(o));
         let class = w.class_name(object.class);
-        nodes.push(node(
-            object_id(o),
-            class,
-            "Props",
-            &object.name,
-            &["GRABBABLE"],
-            &[],
-        ));
+        let props = &["GRABBABLE"];
+        graph
+            .nodes
+            .push(node(id, class, "Props", &object.name, props, &[]));
         let at = w.furniture(object.start);
         let relation = match at.kind {
             FurnitureKind::Container => "INSIDE",
             FurnitureKind::Surface => "ON",
         };
-        let place = furniture_id(object.start.index());
-        edge(object_id(o), relation, place);
-        edge(object_id(o), "INSIDE", room_id(at.room.index()));
-        edge(object_id(o), "CLOSE", place);
-        edge(place, "CLOSE", object_id(o));
+        let place = ids.furniture(object.start);
+        add_edge(graph, id, relation, place);
+        add_edge(graph, id, "INSIDE", ids.room(at.room));
+        add_edge(graph, id, "CLOSE", place);
+        add_edge(graph, place, "CLOSE", id);
     }
-    let mut next = 1 + rooms + furniture + w.objects.len() as u64;
+}
+
+/// A `door` node for each door of the layout, numbered after the objects; returns the next
+/// free id.
+fn add_doors(graph: &mut GraphFile, w: &World, ids: Ids) -> NodeId {
+    let mut next = ids.after_objects(w.objects.len());
     let layout = w.layout.graph();
     for e in layout.edge_indices() {
         let Some((a, b)) = layout.edge_endpoints(e) else {
@@ -131,44 +175,30 @@ pub fn export(episode: &Episode) -> Exported {
         if let (Place::Room(a), Place::Room(b)) = (layout[a], layout[b]) {
             let door = NodeId(next);
             next += 1;
-            nodes.push(node(
-                door,
-                "door",
-                "Doors",
-                "door",
-                &["CAN_OPEN"],
-                &["OPEN"],
-            ));
-            edge(door, "INSIDE", room_id(a.index()));
-            edge(door, "BETWEEN", room_id(a.index()));
-            edge(door, "BETWEEN", room_id(b.index()));
+            let (props, states) = (&["CAN_OPEN"], &["OPEN"]);
+            graph
+                .nodes
+                .push(node(door, "door", "Doors", "door", props, states));
+            add_edge(graph, door, "INSIDE", ids.room(a));
+            add_edge(graph, door, "BETWEEN", ids.room(a));
+            add_edge(graph, door, "BETWEEN", ids.room(b));
         }
     }
-    let character = NodeId(next);
-    nodes.push(node(
-        character,
-        "character",
-        "Characters",
-        &episode.agent.name,
-        &[],
-        &[],
-    ));
-    edge(character, "INSIDE", room_id(episode.agent.start.index()));
+    NodeId(next)
+}
+
+/// The program: one line per action, `[Verb] <class> (id) ...`.
+fn script(w: &World, actions: &[Action], ids: Ids) -> String {
+    let place = |p: Place| match p {
+        Place::Room(r) => (default_class(&w.room(r).name).to_string(), ids.room(r)),
+        Place::Furniture(f) => (
+            w.furniture_class_name(w.furniture(f).class).to_string(),
+            ids.furniture(f),
+        ),
+    };
+    let object = |o: ObjectId| (w.class_name(w.object(o).class).to_string(), ids.object(o));
     let mut script = String::new();
-    for action in &episode.actions {
-        let place = |p: Place| match p {
-            Place::Room(r) => (
-                default_class(&w.rooms[r.index()].name).to_string(),
-                room_id(r.index()),
-            ),
-            Place::Furniture(f) => (w.furniture(f).class.clone(), furniture_id(f.index())),
-        };
-        let object = |o: crate::ObjectId| {
-            (
-                w.class_name(w.object(o).class).to_string(),
-                object_id(o.index()),
-            )
-        };
+    for action in actions {
         let (verb, args) = match *action {
             Action::WalkTo(p) => ("Walk", vec![place(p)]),
             Action::Open(f) => ("Open", vec![place(Place::Furniture(f))]),
@@ -188,10 +218,7 @@ pub fn export(episode: &Episode) -> Exported {
         }
         script.push('\n');
     }
-    Exported {
-        graph: GraphFile { nodes, edges },
-        script,
-    }
+    script
 }
 
 fn node(

@@ -7,25 +7,11 @@
 //! importer could use: duplicate node ids, nodes without a class, edges to missing nodes.
 
 use std::collections::HashMap;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::error::VirtualHomeError;
-
-/// A VirtualHome node id (the `id` of a node, `from_id`/`to_id` of an edge, the `(n)` of a
-/// script line bound to a scene).
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(transparent)]
-pub struct NodeId(pub u64);
-
-impl fmt::Display for NodeId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
+use super::node::NodeId;
 
 /// A whole environment graph as written.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -13,7 +13,7 @@
 //!   objects are `GRABBABLE`, placed by their INSIDE/ON edges (INSIDE a container, ON a
 //!   surface, INSIDE a surface, ON a container; the most specific of equals); furniture is
 //!   INSIDE its room. Walls, floors, ceilings, lamps, doors, windows and characters are
-//!   scenery. A circle of INSIDE edges among imported nodes is an error.
+//!   scenery ([`SCENERY`]). A circle of INSIDE edges among imported nodes is an error.
 //! - **Names** (`names`): a node's id in the episode is its class, or `class_1`,
 //!   `class_2`, ... in node-id order when several nodes share the class; [`Imported::names`]
 //!   maps node ids to episode ids.
@@ -39,6 +39,7 @@ mod error;
 mod export;
 mod graph;
 mod names;
+mod node;
 mod place;
 mod play;
 mod questions;
@@ -48,7 +49,9 @@ mod script;
 
 pub use convert::{import, ImportOptions, Imported};
 pub use doors::{METRES_PER_UNIT, MIN_SHARED_WALL, TOUCH_TOLERANCE};
-pub use error::VirtualHomeError;
+pub use error::{ScriptProblem, VirtualHomeError};
 pub use export::{export, Exported};
-pub use graph::{read_graph, BoundingBox, EdgeFile, GraphFile, NodeFile, NodeId};
+pub use graph::{read_graph, BoundingBox, EdgeFile, GraphFile, NodeFile};
+pub use node::NodeId;
 pub use report::{ImportReport, Note, NoteKind};
+pub use scene::SCENERY;

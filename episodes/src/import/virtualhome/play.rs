@@ -26,8 +26,9 @@ use crate::layout::Place;
 use crate::state::State;
 use crate::world::{FurnitureKind, World};
 
-use super::error::VirtualHomeError;
-use super::graph::{Graph, NodeId};
+use super::error::{ScriptProblem, VirtualHomeError};
+use super::graph::Graph;
+use super::node::NodeId;
 use super::place::room_of;
 use super::report::{NoteKind, Notes};
 use super::scene::describe;
@@ -144,10 +145,10 @@ struct Run<'p, 'a, 'n> {
 
 impl Run<'_, '_, '_> {
     fn line(&mut self, line: &ScriptLine<'_>) -> Result<(), VirtualHomeError> {
-        let error = |reason: String| VirtualHomeError::Script {
+        let error = |problem: ScriptProblem| VirtualHomeError::Script {
             line: line.line,
             text: line.text.to_string(),
-            reason,
+            problem,
         };
         if let Some(who) = line.character {
             let ours = who.eq_ignore_ascii_case("char0") || who == self.player.agent;
@@ -184,12 +185,11 @@ impl Run<'_, '_, '_> {
             );
         };
         if line.args.len() != arity {
-            return Err(error(format!(
-                "[{}] takes {arity} argument{}, found {}",
-                line.action,
-                if arity == 1 { "" } else { "s" },
-                line.args.len()
-            )));
+            return Err(error(ScriptProblem::Arity {
+                action: line.action.to_string(),
+                expected: arity,
+                found: line.args.len(),
+            }));
         }
         let mut things = Vec::with_capacity(arity);
         for &(class, id) in &line.args {
@@ -205,14 +205,18 @@ impl Run<'_, '_, '_> {
     }
 
     /// The episode's thing for node `id`, checking that its class is `class`.
-    fn resolve(&self, class: &str, id: NodeId) -> Result<Thing, String> {
+    fn resolve(&self, class: &str, id: NodeId) -> Result<Thing, ScriptProblem> {
         let graph = self.player.graph;
         let n = graph
             .position(id)
-            .ok_or_else(|| format!("no node has id {id} in the graph"))?;
+            .ok_or(ScriptProblem::UnknownNode { id })?;
         let actual = &graph.nodes[n].class;
         if !actual.eq_ignore_ascii_case(class) {
-            return Err(format!("node {id} is a {actual}, not a {class}"));
+            return Err(ScriptProblem::WrongClass {
+                id,
+                actual: actual.clone(),
+                written: class.to_string(),
+            });
         }
         let world = self.player.world;
         Ok(match self.player.names.get(&n) {
@@ -238,15 +242,11 @@ impl Run<'_, '_, '_> {
             Thing::Object(o) => match self.state.object_at[o.index()] {
                 Some(f) => Place::Furniture(f),
                 None => {
-                    return self.skip(
+                    let object = &self.player.world.object(o).name;
+                    return self.skip_target(
                         line,
-                        NoteKind::SkippedTarget,
-                        line.args.iter().map(|a| a.1).collect(),
-                        format!(
-                            "{} is held by the agent: nowhere to walk to; skipped",
-                            self.player.world.object(o).name
-                        ),
-                    )
+                        format!("{object} is held by the agent: nowhere to walk to; skipped"),
+                    );
                 }
             },
             Thing::Other(n) => {
@@ -265,10 +265,8 @@ impl Run<'_, '_, '_> {
                         Place::Room(r)
                     }
                     None => {
-                        return self.skip(
+                        return self.skip_target(
                             line,
-                            NoteKind::SkippedTarget,
-                            line.args.iter().map(|a| a.1).collect(),
                             format!("{what} is not imported and in no room: skipped"),
                         )
                     }
@@ -279,7 +277,7 @@ impl Run<'_, '_, '_> {
             self.notes.line(
                 NoteKind::Redundant,
                 line.line,
-                line.args.iter().map(|a| a.1).collect(),
+                nodes_of(line),
                 format!(
                     "the agent is already at {}: skipped",
                     self.player.world.place_name(place)
@@ -311,15 +309,9 @@ impl Run<'_, '_, '_> {
                     },
                 )
             }
-            other => {
-                let what = self.what(other);
-                self.skip(
-                    line,
-                    NoteKind::SkippedTarget,
-                    line.args.iter().map(|a| a.1).collect(),
-                    format!("bip models how containers {verb}, and {what} is not one: skipped"),
-                )
-            }
+            other => self.skip_thing(line, other, |what| {
+                format!("bip models how containers {verb}, and {what} is not one: skipped")
+            }),
         }
     }
 
@@ -331,15 +323,9 @@ impl Run<'_, '_, '_> {
                 }
                 self.apply(line, Action::Grab(o))
             }
-            other => {
-                let what = self.what(other);
-                self.skip(
-                    line,
-                    NoteKind::SkippedTarget,
-                    line.args.iter().map(|a| a.1).collect(),
-                    format!("{what} is not an imported grabbable object: skipped"),
-                )
-            }
+            other => self.skip_thing(line, other, |what| {
+                format!("{what} is not an imported grabbable object: skipped")
+            }),
         }
     }
 
@@ -354,15 +340,9 @@ impl Run<'_, '_, '_> {
                 self.be_at(line, f)?;
                 self.apply(line, Action::Put { object: o, onto: f })
             }
-            (Thing::Object(_), other) | (other, _) => {
-                let what = self.what(other);
-                self.skip(
-                    line,
-                    NoteKind::SkippedTarget,
-                    line.args.iter().map(|a| a.1).collect(),
-                    format!("{what} is not imported as furniture or an object: skipped"),
-                )
-            }
+            (Thing::Object(_), other) | (other, _) => self.skip_thing(line, other, |what| {
+                format!("{what} is not imported as furniture or an object: skipped")
+            }),
         }
     }
 
@@ -388,18 +368,12 @@ impl Run<'_, '_, '_> {
             .map_err(|why| VirtualHomeError::Script {
                 line: line.line,
                 text: line.text.to_string(),
-                reason: format!("impossible: {}", why.describe(world)),
+                problem: ScriptProblem::Impossible {
+                    reason: why.describe(world),
+                    why,
+                },
             })?;
-        self.actions.push(match action {
-            Action::WalkTo(p) => ActionFile::WalkTo(world.place_name(p).to_string()),
-            Action::Open(f) => ActionFile::Open(world.furniture(f).name.clone()),
-            Action::Close(f) => ActionFile::Close(world.furniture(f).name.clone()),
-            Action::Grab(o) => ActionFile::Grab(world.object(o).name.clone()),
-            Action::Put { object, onto } => ActionFile::Put {
-                object: world.object(object).name.clone(),
-                onto: world.furniture(onto).name.clone(),
-            },
-        });
+        self.actions.push(ActionFile::new(&action, world));
         Ok(())
     }
 
@@ -422,6 +396,28 @@ impl Run<'_, '_, '_> {
         Ok(())
     }
 
+    /// Notes a line skipped for what its arguments are (naming their nodes), or rejects it
+    /// in strict mode. Every "not something bip models" branch of the actions ends here.
+    fn skip_target(
+        &mut self,
+        line: &ScriptLine<'_>,
+        message: String,
+    ) -> Result<(), VirtualHomeError> {
+        self.skip(line, NoteKind::SkippedTarget, nodes_of(line), message)
+    }
+
+    /// Notes a line skipped because `thing` is not what its action needs, in the words of
+    /// `message` given what the thing is ([`Self::what`]).
+    fn skip_thing(
+        &mut self,
+        line: &ScriptLine<'_>,
+        thing: Thing,
+        message: impl FnOnce(&str) -> String,
+    ) -> Result<(), VirtualHomeError> {
+        let what = self.what(thing);
+        self.skip_target(line, message(&what))
+    }
+
     /// Notes a line that is completed or approximated, or rejects it in strict mode.
     fn fix(
         &mut self,
@@ -429,8 +425,7 @@ impl Run<'_, '_, '_> {
         kind: NoteKind,
         message: String,
     ) -> Result<(), VirtualHomeError> {
-        let nodes = line.args.iter().map(|a| a.1).collect();
-        self.skip(line, kind, nodes, message)
+        self.skip(line, kind, nodes_of(line), message)
     }
 
     /// "the surface kitchen_table", "the room kitchen", "door 42 (not imported)".
@@ -449,4 +444,9 @@ impl Run<'_, '_, '_> {
             Thing::Other(n) => format!("{} (not imported)", describe(self.player.graph, n)),
         }
     }
+}
+
+/// The node ids a line names, in order.
+fn nodes_of(line: &ScriptLine<'_>) -> Vec<NodeId> {
+    line.args.iter().map(|a| a.1).collect()
 }

@@ -16,7 +16,8 @@ use crate::json::{BeliefFile, OptionFile, PropositionFile, QuestionFile};
 use crate::world::World;
 
 use super::error::VirtualHomeError;
-use super::graph::{Graph, NodeId};
+use super::graph::Graph;
+use super::node::NodeId;
 
 /// What to ask: see the module docs.
 pub(crate) struct Asked<'a> {
@@ -94,76 +95,85 @@ impl Lookup<'_> {
         let agent = asked.agent;
         let mut questions = Vec::new();
         if asked.ask_goal {
-            if candidates.len() < 2 {
-                return Err(VirtualHomeError::Question {
-                    flag: "--ask-goal",
-                    value: candidates.join(","),
-                    reason: "a goal question needs at least two candidate classes".into(),
-                });
-            }
-            questions.push(QuestionFile {
-                id: Some("goal".into()),
-                label: None,
-                text: Some(format!(
-                    "Which object is {agent} more likely trying to get?"
-                )),
-                at: None,
-                options: candidates
-                    .iter()
-                    .map(|c| OptionFile {
-                        text: Some(format!("{agent} has been trying to get {}.", a(c))),
-                        goal: Some(c.clone()),
-                        belief: None,
-                        given: None,
-                    })
-                    .collect(),
-                expected: None,
-            });
+            questions.push(goal_question(agent, &candidates)?);
         }
         for (object, container) in asked.ask_beliefs {
-            let value = format!("{object}:{container}");
             let class = self.class("--ask-belief", object)?;
             let place = self.furniture("--ask-belief", container)?;
             if !candidates.contains(&class) {
                 return Err(VirtualHomeError::Question {
                     flag: "--ask-belief",
-                    value,
+                    value: format!("{object}:{container}"),
                     reason: format!("{class} is not among the agent's goals (--goals)"),
                 });
             }
-            let option = |inside: bool| OptionFile {
-                text: Some(format!(
-                    "{agent} thinks there is {} inside the {place}.",
-                    if inside {
-                        a(&class)
-                    } else {
-                        format!("no {class}")
-                    }
-                )),
-                goal: None,
-                belief: Some(BeliefFile {
-                    object: class.clone(),
-                    container: place.clone(),
-                    inside,
-                }),
-                given: Some(PropositionFile {
-                    goal: Some(class.clone()),
-                    belief: None,
-                }),
-            };
-            questions.push(QuestionFile {
-                id: Some(format!("belief-{class}-{place}")),
-                label: None,
-                text: Some(format!(
-                    "If {agent} has been trying to get {}, which is more likely?",
-                    a(&class)
-                )),
-                at: None,
-                options: vec![option(true), option(false)],
-                expected: None,
-            });
+            questions.push(belief_question(agent, &class, &place));
         }
         Ok((goals, questions))
+    }
+}
+
+/// "Which object is AGENT more likely trying to get?", over the candidate classes.
+fn goal_question(agent: &str, candidates: &[String]) -> Result<QuestionFile, VirtualHomeError> {
+    if candidates.len() < 2 {
+        return Err(VirtualHomeError::Question {
+            flag: "--ask-goal",
+            value: candidates.join(","),
+            reason: "a goal question needs at least two candidate classes".into(),
+        });
+    }
+    Ok(QuestionFile {
+        id: Some("goal".into()),
+        label: None,
+        text: Some(format!(
+            "Which object is {agent} more likely trying to get?"
+        )),
+        at: None,
+        options: candidates
+            .iter()
+            .map(|c| OptionFile {
+                text: Some(format!("{agent} has been trying to get {}.", a(c))),
+                goal: Some(c.clone()),
+                belief: None,
+                given: None,
+            })
+            .collect(),
+        expected: None,
+    })
+}
+
+/// "If AGENT has been trying to get CLASS, ...": does it think one is inside `place`?
+fn belief_question(agent: &str, class: &str, place: &str) -> QuestionFile {
+    let option = |inside: bool| OptionFile {
+        text: Some(format!(
+            "{agent} thinks there is {} inside the {place}.",
+            if inside {
+                a(class)
+            } else {
+                format!("no {class}")
+            }
+        )),
+        goal: None,
+        belief: Some(BeliefFile {
+            object: class.to_string(),
+            container: place.to_string(),
+            inside,
+        }),
+        given: Some(PropositionFile {
+            goal: Some(class.to_string()),
+            belief: None,
+        }),
+    };
+    QuestionFile {
+        id: Some(format!("belief-{class}-{place}")),
+        label: None,
+        text: Some(format!(
+            "If {agent} has been trying to get {}, which is more likely?",
+            a(class)
+        )),
+        at: None,
+        options: vec![option(true), option(false)],
+        expected: None,
     }
 }
 

@@ -29,14 +29,14 @@
 //! left out (curtains INSIDE curtains in VirtualHome's own scene 1) are not.
 
 use super::error::VirtualHomeError;
-#[cfg(test)]
-use super::graph::NodeId;
 use super::graph::{Graph, Relation};
+#[cfg(test)]
+use super::node::NodeId;
 use super::place::{place, room_of, Placed, Rank, Role, RoomFrom};
 use super::report::{NoteKind, Notes};
 
-/// Categories that are never imported.
-pub(crate) const SCENERY: &[&str] = &[
+/// Node categories that are never imported (walls, floors, lamps, doors, ...).
+pub const SCENERY: &[&str] = &[
     "Walls",
     "Floor",
     "Floors",

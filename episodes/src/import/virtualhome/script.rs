@@ -4,8 +4,8 @@
 //! reader does. The numbers must be node ids of the scene graph (the simulator's script
 //! mode), not the instance indices of the dataset's free programs.
 
-use super::error::VirtualHomeError;
-use super::graph::NodeId;
+use super::error::{ScriptProblem, VirtualHomeError};
+use super::node::NodeId;
 
 /// One program line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,43 +39,43 @@ pub(crate) fn parse_script(text: &str) -> Result<Vec<ScriptLine<'_>>, VirtualHom
 }
 
 fn parse_line(number: usize, text: &str) -> Result<ScriptLine<'_>, VirtualHomeError> {
-    let error = |reason: &str| VirtualHomeError::Script {
+    let error = |problem: ScriptProblem| VirtualHomeError::Script {
         line: number,
         text: text.to_string(),
-        reason: reason.to_string(),
+        problem,
     };
     let mut rest = text;
     let character = if rest.starts_with('<') {
-        let (name, after) = delimited(rest, '<', '>')
-            .ok_or_else(|| error("a line starts with [Action] or <character> [Action]"))?;
+        let (name, after) =
+            delimited(rest, '<', '>').ok_or_else(|| error(ScriptProblem::BadCharacter))?;
         rest = after.trim_start();
         Some(name)
     } else {
         None
     };
     let (action, after) =
-        delimited(rest, '[', ']').ok_or_else(|| error("expected [Action], e.g. [Walk]"))?;
+        delimited(rest, '[', ']').ok_or_else(|| error(ScriptProblem::ExpectedAction))?;
     if action.is_empty()
         || !action
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_')
     {
-        return Err(error("the action in [...] must be one word, e.g. [Walk]"));
+        return Err(error(ScriptProblem::ActionNotOneWord));
     }
     rest = after.trim_start();
     let mut args = Vec::new();
     while !rest.is_empty() {
-        let (class, after) = delimited(rest, '<', '>')
-            .ok_or_else(|| error("expected an argument <class> (node id)"))?;
+        let (class, after) =
+            delimited(rest, '<', '>').ok_or_else(|| error(ScriptProblem::ExpectedArgument))?;
         let (id, after) = delimited(after.trim_start(), '(', ')').ok_or_else(|| {
-            error(&format!(
-                "<{class}> needs a node id in parentheses: <{class}> (123)"
-            ))
+            error(ScriptProblem::MissingNodeId {
+                class: class.to_string(),
+            })
         })?;
         let id = id.trim().parse::<u64>().map_err(|_| {
-            error(&format!(
-                "({id}) is not a node id; scripts must be bound to the scene graph (node ids, not instance numbers)"
-            ))
+            error(ScriptProblem::NotANodeId {
+                text: id.to_string(),
+            })
         })?;
         args.push((class.trim(), NodeId(id)));
         rest = after.trim_start();
@@ -121,19 +121,26 @@ mod tests {
 
     #[test]
     fn bad_lines_are_named() {
-        for (text, needle) in [
-            ("Walk to the kitchen", "expected [Action]"),
-            ("[Walk] kitchen (1)", "expected an argument"),
-            ("[Walk] <kitchen>", "needs a node id"),
-            ("[Walk] <kitchen> (1.1)", "not a node id"),
-            ("[Put back] <apple> (1)", "one word"),
+        for (text, expected) in [
+            ("Walk to the kitchen", ScriptProblem::ExpectedAction),
+            ("<char0 [Walk]", ScriptProblem::BadCharacter),
+            ("[Walk] kitchen (1)", ScriptProblem::ExpectedArgument),
+            (
+                "[Walk] <kitchen>",
+                ScriptProblem::MissingNodeId {
+                    class: "kitchen".into(),
+                },
+            ),
+            (
+                "[Walk] <kitchen> (1.1)",
+                ScriptProblem::NotANodeId { text: "1.1".into() },
+            ),
+            ("[Put back] <apple> (1)", ScriptProblem::ActionNotOneWord),
         ] {
             match parse_script(&format!("[Walk] <kitchen> (1)\n{text}")) {
                 Err(VirtualHomeError::Script {
-                    line: 2, reason, ..
-                }) => {
-                    assert!(reason.contains(needle), "{text}: {reason}");
-                }
+                    line: 2, problem, ..
+                }) => assert_eq!(problem, expected, "{text}"),
                 other => panic!("{text}: {other:?}"),
             }
         }

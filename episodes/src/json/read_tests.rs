@@ -42,14 +42,15 @@ fn error_of(edit: impl FnOnce(&mut serde_json::Value)) -> String {
 #[test]
 fn valid_episode_reads_with_classes_from_ids() {
     let e = read(&valid()).expect("valid");
-    assert_eq!(e.id, "test");
-    assert_eq!(e.world.classes, vec!["apple", "book"]);
-    assert_eq!(e.actions.len(), 3);
+    assert_eq!(e.id(), "test");
+    assert_eq!(e.world().classes, vec!["apple", "book"]);
+    assert_eq!(e.actions().len(), 3);
     assert_eq!(
-        e.questions[0].at, 3,
+        e.questions()[0].at,
+        3,
         "a question defaults to the end of the episode"
     );
-    assert_eq!(e.questions[0].expected, Some(Expected::Option(0)));
+    assert_eq!(e.questions()[0].expected, Some(Expected::Option(0)));
 }
 
 #[test]
@@ -57,7 +58,7 @@ fn episode_survives_a_round_trip_through_json() {
     let e = read(&valid()).expect("valid");
     let again = Episode::from_json(&e.to_json(), "other").expect("re-read");
     assert_eq!(again.to_json(), e.to_json());
-    assert_eq!(again.id, "test");
+    assert_eq!(again.id(), "test");
 }
 
 #[test]
@@ -98,10 +99,10 @@ fn goals_and_beliefs_may_name_a_class_no_object_has() {
     value["questions"][0]["options"][0] =
         serde_json::json!({"belief": {"object": "cupcake", "container": "fridge", "inside": true}});
     let e = read(&value).expect("absent classes are goal and belief candidates");
-    let piano = e.world.class_by_name("piano").expect("piano is a class");
-    assert!(e.world.objects.iter().all(|o| o.class != piano));
+    let piano = e.world().class_by_name("piano").expect("piano is a class");
+    assert!(e.world().objects.iter().all(|o| o.class != piano));
     assert!(e.goal_candidates().contains(&piano));
-    assert!(e.world.class_by_name("cupcake").is_some());
+    assert!(e.world().class_by_name("cupcake").is_some());
 }
 
 #[test]
@@ -115,12 +116,12 @@ fn alternatives_move_objects_and_must_admit_the_actions() {
     let e = read(&value).expect("valid alternative");
     let readings = e.readings();
     assert_eq!(readings.len(), 2);
-    let book = e.world.object_by_name("book").expect("book");
-    let shelf = e.world.furniture_by_name("shelf").expect("shelf");
-    assert_eq!(readings[1].world.object(book).start, shelf);
-    assert_ne!(readings[0].world.object(book).start, shelf);
+    let book = e.world().object_by_name("book").expect("book");
+    let shelf = e.world().furniture_by_name("shelf").expect("shelf");
+    assert_eq!(readings[1].world().object(book).start, shelf);
+    assert_ne!(readings[0].world().object(book).start, shelf);
     let back = Episode::from_file(e.to_file(), "test").expect("round trip");
-    assert_eq!(back.alternatives, e.alternatives);
+    assert_eq!(back.alternatives(), e.alternatives());
 
     value["world"]["alternatives"] = serde_json::json!([{"objects": {"apple_1": "shelf"}}]);
     let msg = read(&value)
@@ -191,7 +192,7 @@ fn expected_letter_must_name_an_option() {
     let mut value = valid();
     value["questions"][0]["expected"] = "unknowable".into();
     let e = read(&value).expect("unknowable is a valid expectation");
-    assert_eq!(e.questions[0].expected, Some(Expected::Unknowable));
+    assert_eq!(e.questions()[0].expected, Some(Expected::Unknowable));
 }
 
 #[test]
@@ -229,8 +230,8 @@ fn walking_to_an_object_walks_to_where_it_is() {
     let mut value = valid();
     value["actions"] = serde_json::json!([{"walk_to": "apple_2"}]);
     let e = read(&value).expect("valid");
-    let sofa = e.world.furniture_by_name("sofa").expect("sofa");
-    assert_eq!(e.actions[0], Action::WalkTo(Place::Furniture(sofa)));
+    let sofa = e.world().furniture_by_name("sofa").expect("sofa");
+    assert_eq!(e.actions()[0], Action::WalkTo(Place::Furniture(sofa)));
     value["actions"] =
         serde_json::json!([{"walk_to": "sofa"}, {"grab": "apple_2"}, {"walk_to": "apple_2"}]);
     let msg = read(&value).expect_err("held").to_string();

@@ -1,0 +1,293 @@
+//! The checks behind [`Episode::new`](super::Episode::new), over typed parts; and the
+//! checks the file reader shares with it, so that both say the same of the same problem.
+
+use std::collections::HashMap;
+
+use crate::action::Action;
+use crate::error::EpisodeError;
+use crate::ids::{ClassId, FurnitureId, RoomId};
+use crate::layout::Place;
+use crate::question::{option_letter, Expected, Proposition, Question};
+use crate::state::State;
+use crate::world::{FurnitureKind, World};
+
+use super::{Agent, EpisodeParts};
+
+/// Checks every part of an episode; see [`Episode::new`](super::Episode::new).
+pub(super) fn parts(p: &EpisodeParts) -> Result<(), EpisodeError> {
+    world(&p.world)?;
+    agent(&p.world, &p.agent)?;
+    replay(&p.world, p.agent.start, &p.actions)?;
+    for (k, starts) in p.alternatives.iter().enumerate() {
+        alternative(&p.world, &p.agent, starts, &p.actions, k)?;
+    }
+    questions(&p.world, p.actions.len(), &p.questions)
+}
+
+/// Records `id` as used by `field`, or says that it is empty or already used.
+pub(crate) fn claim_id<'a>(
+    seen: &mut HashMap<&'a str, String>,
+    id: &'a str,
+    field: String,
+) -> Result<(), EpisodeError> {
+    if id.is_empty() {
+        return Err(EpisodeError::invalid(
+            field,
+            id,
+            "is empty; ids must be non-empty",
+        ));
+    }
+    if let Some(other) = seen.get(id) {
+        return Err(EpisodeError::DuplicateId {
+            field,
+            value: id.to_string(),
+            other: other.clone(),
+        });
+    }
+    seen.insert(id, field);
+    Ok(())
+}
+
+/// The error of a surface said to start open.
+pub(crate) fn open_surface(field: String, name: &str) -> EpisodeError {
+    EpisodeError::invalid(field, name, "is a surface; only containers open and close")
+}
+
+/// Applies action `index` to `state`, or names it and why it cannot happen.
+pub(crate) fn apply(
+    state: &mut State,
+    world: &World,
+    action: &Action,
+    index: usize,
+) -> Result<(), EpisodeError> {
+    state
+        .apply(world, action)
+        .map_err(|why| EpisodeError::ImpossibleAction {
+            index,
+            action: action.describe(world),
+            reason: why.describe(world),
+            why,
+        })
+}
+
+/// Checks that question `field` is asked within `action_count` actions and has two or
+/// more of its `options` options.
+pub(crate) fn question_shape(
+    field: &str,
+    at: usize,
+    action_count: usize,
+    options: usize,
+) -> Result<(), EpisodeError> {
+    if at > action_count {
+        return Err(EpisodeError::invalid(
+            format!("{field}.at"),
+            at.to_string(),
+            format!("is after the end of the episode ({action_count} actions)"),
+        ));
+    }
+    if options < 2 {
+        return Err(EpisodeError::invalid(
+            format!("{field}.options"),
+            options.to_string(),
+            "options given; a question needs at least two",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that `index` is one of the `len` things of `kind` the world has.
+fn within(
+    index: usize,
+    len: usize,
+    kind: &'static str,
+    field: impl FnOnce() -> String,
+) -> Result<(), EpisodeError> {
+    if index < len {
+        Ok(())
+    } else {
+        Err(EpisodeError::ForeignId {
+            field: field(),
+            kind,
+            index,
+        })
+    }
+}
+
+fn room(w: &World, r: RoomId, field: impl FnOnce() -> String) -> Result<(), EpisodeError> {
+    within(r.index(), w.rooms.len(), "room", field)
+}
+
+fn furniture(
+    w: &World,
+    f: FurnitureId,
+    field: impl FnOnce() -> String,
+) -> Result<(), EpisodeError> {
+    within(f.index(), w.furniture.len(), "furniture", field)
+}
+
+fn class(w: &World, c: ClassId, field: impl FnOnce() -> String) -> Result<(), EpisodeError> {
+    within(c.index(), w.classes.len(), "object class", field)
+}
+
+/// Ids within the world, unique names, only containers open, and a layout over the
+/// world's rooms and furniture in order.
+fn world(w: &World) -> Result<(), EpisodeError> {
+    if w.rooms.is_empty() {
+        return Err(EpisodeError::invalid(
+            "world.rooms",
+            "[]",
+            "is empty; a world needs at least one room",
+        ));
+    }
+    let mut names = HashMap::new();
+    for (i, r) in w.rooms.iter().enumerate() {
+        claim_id(&mut names, &r.name, format!("world.rooms[{i}]"))?;
+    }
+    for (i, f) in w.furniture.iter().enumerate() {
+        let field = format!("world.furniture[{i}]");
+        claim_id(&mut names, &f.name, format!("{field}.id"))?;
+        room(w, f.room, || format!("{field}.room"))?;
+        within(
+            f.class.index(),
+            w.furniture_classes.len(),
+            "furniture class",
+            || format!("{field}.class"),
+        )?;
+        if f.open_at_start && f.kind == FurnitureKind::Surface {
+            return Err(open_surface(format!("{field}.open"), &f.name));
+        }
+    }
+    for (i, o) in w.objects.iter().enumerate() {
+        let field = format!("world.objects[{i}]");
+        claim_id(&mut names, &o.name, format!("{field}.id"))?;
+        class(w, o.class, || format!("{field}.class"))?;
+        furniture(w, o.start, || format!("{field}.at"))?;
+    }
+    let places = w
+        .room_ids()
+        .map(Place::Room)
+        .chain(w.furniture_ids().map(Place::Furniture));
+    if !w.layout.graph().node_weights().copied().eq(places) {
+        return Err(EpisodeError::invalid(
+            "world.doors",
+            "the layout",
+            "is not over this world's rooms and furniture",
+        ));
+    }
+    Ok(())
+}
+
+fn agent(w: &World, agent: &Agent) -> Result<(), EpisodeError> {
+    room(w, agent.start, || "agent.start".to_string())?;
+    match &agent.goal_candidates {
+        Some(goals) if goals.is_empty() => Err(EpisodeError::invalid(
+            "agent.goals",
+            "[]",
+            "is empty; omit it to allow every class",
+        )),
+        Some(goals) => goals
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, &goal)| class(w, goal, || format!("agent.goals[{i}]"))),
+        None => Ok(()),
+    }
+}
+
+/// Replays `actions` from `start`, checking that each names what the world has and can
+/// happen in turn.
+pub(crate) fn replay(w: &World, start: RoomId, actions: &[Action]) -> Result<(), EpisodeError> {
+    let mut state = State::initial(w, start);
+    for (i, action) in actions.iter().enumerate() {
+        let field = |part: &'static str| move || format!("actions[{i}].{part}");
+        match *action {
+            Action::WalkTo(Place::Room(r)) => room(w, r, field("walk_to"))?,
+            Action::WalkTo(Place::Furniture(f)) => furniture(w, f, field("walk_to"))?,
+            Action::Open(f) => furniture(w, f, field("open"))?,
+            Action::Close(f) => furniture(w, f, field("close"))?,
+            Action::Grab(o) => within(o.index(), w.objects.len(), "object", field("grab"))?,
+            Action::Put { object, onto } => {
+                within(
+                    object.index(),
+                    w.objects.len(),
+                    "object",
+                    field("put.object"),
+                )?;
+                furniture(w, onto, field("put.onto"))?;
+            }
+        }
+        apply(&mut state, w, action, i)?;
+    }
+    Ok(())
+}
+
+/// Checks reading `k`: a start for every object, each furniture of the world, and the
+/// actions possible in the world so placed.
+fn alternative(
+    w: &World,
+    agent: &Agent,
+    starts: &[FurnitureId],
+    actions: &[Action],
+    k: usize,
+) -> Result<(), EpisodeError> {
+    let field = format!("world.alternatives[{k}]");
+    if starts.len() != w.objects.len() {
+        return Err(EpisodeError::invalid(
+            field,
+            starts.len().to_string(),
+            format!("starts given for {} objects", w.objects.len()),
+        ));
+    }
+    let mut reading = w.clone();
+    for (i, (object, &start)) in reading.objects.iter_mut().zip(starts).enumerate() {
+        furniture(w, start, || format!("{field}[{i}]"))?;
+        object.start = start;
+    }
+    replay(&reading, agent.start, actions).map_err(|source| EpisodeError::Reading {
+        index: k,
+        source: Box::new(source),
+    })
+}
+
+fn questions(w: &World, action_count: usize, questions: &[Question]) -> Result<(), EpisodeError> {
+    let mut ids = HashMap::new();
+    for (i, q) in questions.iter().enumerate() {
+        let field = format!("questions[{i}]");
+        if let Some(other) = ids.insert(q.id.as_str(), field.clone()) {
+            return Err(EpisodeError::DuplicateId {
+                field: format!("{field}.id"),
+                value: q.id.clone(),
+                other,
+            });
+        }
+        question_shape(&field, q.at, action_count, q.options.len())?;
+        for (j, option) in q.options.iter().enumerate() {
+            let field = format!("{field}.options[{j}]");
+            proposition(w, option.claim.about, &field)?;
+            if let Some(given) = option.claim.given {
+                proposition(w, given, &format!("{field}.given"))?;
+            }
+        }
+        if let Some(Expected::Option(k)) = q.expected {
+            if k >= q.options.len() {
+                return Err(EpisodeError::invalid(
+                    format!("{field}.expected"),
+                    option_letter(k),
+                    format!("is not one of the {} options", q.options.len()),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn proposition(w: &World, p: Proposition, field: &str) -> Result<(), EpisodeError> {
+    match p {
+        Proposition::Goal(c) => class(w, c, || format!("{field}.goal")),
+        Proposition::Belief {
+            class: c, place, ..
+        } => {
+            class(w, c, || format!("{field}.belief.object"))?;
+            furniture(w, place, || format!("{field}.belief.container"))
+        }
+    }
+}
