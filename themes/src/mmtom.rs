@@ -9,8 +9,7 @@
 
 use serde_json::Value;
 
-use bip_episodes::import::mmtom::{read_record, MmtomRecord};
-use bip_episodes::import::ImportError;
+use bip_episodes::import::mmtom::{read_record, record_value, string_field, MmtomRecord};
 use bip_episodes::Episode;
 
 use crate::error::ThemeError;
@@ -22,17 +21,8 @@ fn map_question(
     line: &str,
     rewrite: impl FnOnce(&str) -> Result<String, ThemeError>,
 ) -> Result<String, ThemeError> {
-    let mut value: Value = serde_json::from_str(line).map_err(|e| ImportError::Json {
-        message: e.to_string(),
-    })?;
-    let text = value
-        .get("question")
-        .and_then(Value::as_str)
-        .ok_or_else(|| ImportError::Field {
-            field: "question",
-            reason: "missing or not a string".into(),
-        })?;
-    let rewritten = rewrite(text)?;
+    let mut value = record_value(line)?;
+    let rewritten = rewrite(string_field(&value, "question")?)?;
     value["question"] = Value::String(rewritten);
     Ok(value.to_string())
 }

@@ -79,31 +79,34 @@ const fn room_def(id: &'static str, names: &'static [&'static str]) -> RoomDef {
     RoomDef { id, names }
 }
 
-/// Containers that are not remapped by room.
+/// A container that is not remapped by room.
 const fn container(
     class: &'static str,
     family: &'static str,
     names: &'static [&'static str],
 ) -> FurnitureDef {
-    FurnitureDef {
-        class,
-        family,
-        kind: Kind::Container,
-        names,
-        in_room: &[],
-    }
+    furniture(class, family, Kind::Container, names)
 }
 
-/// Surfaces that are not remapped by room.
+/// A surface that is not remapped by room.
 const fn surface(
     class: &'static str,
     family: &'static str,
     names: &'static [&'static str],
 ) -> FurnitureDef {
+    furniture(class, family, Kind::Surface, names)
+}
+
+const fn furniture(
+    class: &'static str,
+    family: &'static str,
+    kind: Kind,
+    names: &'static [&'static str],
+) -> FurnitureDef {
     FurnitureDef {
         class,
         family,
-        kind: Kind::Surface,
+        kind,
         names,
         in_room: &[],
     }

@@ -53,4 +53,7 @@ mod verbs;
 pub mod vocabulary;
 
 pub use notes::Note;
-pub use record::{read_jsonl, read_record, read_text, read_text_noted, MmtomRecord, TextReading};
+pub use record::{
+    read_jsonl, read_record, read_text, read_text_noted, record_value, string_field, MmtomRecord,
+    TextReading,
+};

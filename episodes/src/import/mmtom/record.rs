@@ -57,6 +57,30 @@ pub fn read_jsonl(
         .map(|(i, line)| (i + 1, read_record(line, i + 1)))
 }
 
+/// One JSONL line of MMToM-QA as a JSON value.
+///
+/// # Errors
+/// [`ImportError::Json`] when the line is not JSON.
+pub fn record_value(line: &str) -> Result<Value, ImportError> {
+    serde_json::from_str(line).map_err(|e| ImportError::Json {
+        message: e.to_string(),
+    })
+}
+
+/// The string field `field` of a record.
+///
+/// # Errors
+/// [`ImportError::Field`] when it is missing or not a string.
+pub fn string_field<'v>(value: &'v Value, field: &'static str) -> Result<&'v str, ImportError> {
+    value
+        .get(field)
+        .and_then(Value::as_str)
+        .ok_or_else(|| ImportError::Field {
+            field,
+            reason: "missing or not a string".into(),
+        })
+}
+
 /// Reads one JSONL line; `index` numbers the episode id (`mmtom-<episode>-<index>`).
 ///
 /// # Errors
@@ -64,24 +88,9 @@ pub fn read_jsonl(
 /// `question_type` that is not one of the seven MMToM-QA types among them); otherwise as
 /// [`read_text`], or [`ImportError::Episode`] if the episode read is not valid.
 pub fn read_record(line: &str, index: usize) -> Result<MmtomRecord, ImportError> {
-    let value: Value = serde_json::from_str(line).map_err(|e| ImportError::Json {
-        message: e.to_string(),
-    })?;
-    let text = value
-        .get("question")
-        .and_then(Value::as_str)
-        .ok_or_else(|| ImportError::Field {
-            field: "question",
-            reason: "missing or not a string".into(),
-        })?;
-    let expected =
-        value
-            .get("answer")
-            .and_then(Value::as_str)
-            .ok_or_else(|| ImportError::Field {
-                field: "answer",
-                reason: "missing or not a string".into(),
-            })?;
+    let value = record_value(line)?;
+    let text = string_field(&value, "question")?;
+    let expected = string_field(&value, "answer")?;
     let question_type = question_type(&value)?;
     let mmtom_episode = value.get("episode").and_then(Value::as_u64);
     let id = match mmtom_episode {

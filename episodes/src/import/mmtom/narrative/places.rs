@@ -298,19 +298,32 @@ impl Reader<'_> {
         sentence: &Sentence,
         phrase: &str,
     ) -> Result<(), ImportError> {
+        let reason = "nothing has been named for it to refer to";
+        self.act_on_focus(sentence, phrase, reason, true)
+    }
+
+    /// The waiting verbs act on the places in focus: joined to the last step when it is
+    /// about them and `spread`, else as a new step. `reason` is the error when nothing is
+    /// in focus.
+    fn act_on_focus(
+        &mut self,
+        sentence: &Sentence,
+        phrase: &str,
+        reason: &str,
+        spread: bool,
+    ) -> Result<(), ImportError> {
         if self.pending.is_empty() {
             return Ok(());
         }
         if self.focus.is_empty() {
-            return Err(self.error(
-                sentence,
-                phrase,
-                "nothing has been named for it to refer to",
-            ));
+            return Err(self.error(sentence, phrase, reason));
         }
-        let ops = std::mem::take(&mut self.pending);
-        let focus = self.focus.clone();
-        self.push_spread(sentence, phrase, ops, focus)
+        let (ops, focus) = (std::mem::take(&mut self.pending), self.focus.clone());
+        if spread {
+            self.push_spread(sentence, phrase, ops, focus)
+        } else {
+            self.push(sentence, phrase, ops, focus)
+        }
     }
 
     /// A clause ends: waiting verbs act on the place in focus, "the same" is done to it.
@@ -335,19 +348,10 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// Waiting verbs act on the place in focus.
     pub(super) fn flush(&mut self, sentence: &Sentence, phrase: &str) -> Result<(), ImportError> {
-        if self.pending.is_empty() {
-            return Ok(());
-        }
-        if self.focus.is_empty() {
-            return Err(self.error(
-                sentence,
-                phrase,
-                "the verb has no object and nothing is in focus",
-            ));
-        }
-        let (ops, focus) = (std::mem::take(&mut self.pending), self.focus.clone());
-        self.push(sentence, phrase, ops, focus)
+        let reason = "the verb has no object and nothing is in focus";
+        self.act_on_focus(sentence, phrase, reason, false)
     }
 
     /// Adds operations to the last step when it is about the same places ("walks to the
