@@ -36,6 +36,21 @@ pub enum EngineError {
         /// Why, to branch on.
         why: Impossible,
     },
+    /// A live session was asked to follow an episode with several readings of its world.
+    #[error("episode {episode} has {readings} readings of where things start, and a live session follows one world: start one per reading, or run batch inference, which weighs them")]
+    SeveralReadings {
+        /// The episode's id.
+        episode: String,
+        /// How many readings it has.
+        readings: usize,
+    },
+    /// Pruning was asked for a live session over an episode without questions, whose
+    /// options would say which hypotheses to keep.
+    #[error("episode {episode} has no questions, and pruning keeps the hypotheses that speak for their options: add questions, or turn pruning off")]
+    PruningWithoutQuestions {
+        /// The episode's id.
+        episode: String,
+    },
     /// A policy returned NaN, which is a bug in that policy.
     #[error("policy {policy} returned NaN at step {step} for {action}")]
     NotANumber {
