@@ -116,7 +116,11 @@ impl BackendTask for OnModel<'_> {
 }
 
 fn load<B: Backend>(args: &ModelArgs, device: &B::Device) -> anyhow::Result<LanguageModel<B>> {
-    super::lm_load::load(&args.model, args.adapter.as_deref(), device)
+    Ok(bip::policy::load_model(
+        &args.model,
+        args.adapter.as_deref(),
+        device,
+    )?)
 }
 
 fn chat_or_plain<B: Backend>(

@@ -7,7 +7,6 @@ mod import;
 mod infer;
 mod input;
 mod lm;
-mod lm_load;
 mod output;
 mod policy;
 mod progress;

@@ -6,14 +6,9 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 
 use bip::engine::calibrate::CalibrationFile;
-use bip::engine::{
-    HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate, Pruning,
-    TextScorer, TokenReduction, DEFAULT_BETA,
-};
-
+use bip::engine::{Policy, PromptStyle, Pruning, TokenReduction, DEFAULT_BETA};
 use bip::models::Device;
-
-use super::lm_load;
+use bip::policy::{PolicyError, PolicyOptions};
 
 /// Which model of the agent scores its actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -103,71 +98,51 @@ pub struct PolicyArgs {
 }
 
 impl PolicyArgs {
+    /// The library's options for the flags (β read from --calibration when given).
+    pub fn options(&self) -> anyhow::Result<PolicyOptions> {
+        Ok(PolicyOptions {
+            kind: match self.policy {
+                PolicyKind::Planner => bip::policy::PolicyKind::Planner,
+                PolicyKind::Lm => bip::policy::PolicyKind::Lm,
+                PolicyKind::W2s => bip::policy::PolicyKind::W2s,
+                PolicyKind::Hybrid => bip::policy::PolicyKind::Hybrid,
+            },
+            beta: self.beta()?,
+            model: self.model.clone(),
+            adapter: self.adapter.clone(),
+            large: self.large.clone(),
+            expert: self.expert.clone(),
+            expert_adapter: self.expert_adapter.clone(),
+            naive: self.naive.clone(),
+            alpha: self.alpha,
+            device: self.device,
+            reduction: match self.lm_score {
+                ReductionArg::Mean => TokenReduction::Mean,
+                ReductionArg::Sum => TokenReduction::Sum,
+            },
+            style: match self.prompt_style {
+                StyleArg::Bip => PromptStyle::Bip,
+                StyleArg::BipAlm => PromptStyle::BipAlm,
+            },
+            planner_weight: self.planner_weight,
+            lm_weight: self.lm_weight,
+            prune_to: self.prune_to,
+        })
+    }
+
     /// Builds the policy the flags describe (loading language models as needed).
     pub fn build(&self) -> anyhow::Result<Box<dyn Policy>> {
-        let beta = self.beta()?;
-        let planner = || -> anyhow::Result<Box<dyn Policy>> {
-            Ok(Box::new(
-                PlannerPolicy::new(beta).context("invalid --beta")?,
-            ))
-        };
-        match self.policy {
-            PolicyKind::Planner => planner(),
-            PolicyKind::Lm => Ok(Box::new(self.lm_policy(self.single_scorer()?))),
-            PolicyKind::W2s => Ok(Box::new(self.lm_policy(self.w2s_scorer()?))),
-            PolicyKind::Hybrid => {
-                let lm = Box::new(self.lm_policy(self.single_scorer()?));
-                Ok(Box::new(
-                    HybridPolicy::new(planner()?, lm, self.planner_weight, self.lm_weight)
-                        .context("invalid hybrid weights")?,
-                ))
-            }
-        }
+        let options = self.options()?;
+        options.build().map_err(|e| match e {
+            PolicyError::Beta(source) => anyhow::Error::new(source).context("invalid --beta"),
+            other => other.into(),
+        })
     }
 
     /// The hypothesis pruning the flags ask for: none for the planner, whose every
     /// hypothesis costs microseconds.
     pub fn pruning(&self) -> anyhow::Result<Option<Pruning>> {
-        if self.policy == PolicyKind::Planner || self.prune_to == 0 {
-            return Ok(None);
-        }
-        Ok(Some(Pruning {
-            per_option: self.prune_to,
-            proposal_beta: self.beta()?,
-        }))
-    }
-
-    fn lm_policy(&self, scorer: Box<dyn TextScorer>) -> LmPolicy {
-        let template = PromptTemplate {
-            style: match self.prompt_style {
-                StyleArg::Bip => PromptStyle::Bip,
-                StyleArg::BipAlm => PromptStyle::BipAlm,
-            },
-        };
-        let reduction = match self.lm_score {
-            ReductionArg::Mean => TokenReduction::Mean,
-            ReductionArg::Sum => TokenReduction::Sum,
-        };
-        LmPolicy::with_options(scorer, template, reduction)
-    }
-
-    fn single_scorer(&self) -> anyhow::Result<Box<dyn TextScorer>> {
-        lm_load::scorer(self.device, &self.model, self.adapter.as_deref())
-    }
-
-    fn w2s_scorer(&self) -> anyhow::Result<Box<dyn TextScorer>> {
-        let (Some(large), Some(expert), Some(naive)) = (&self.large, &self.expert, &self.naive)
-        else {
-            bail!("--policy w2s needs --large, --expert and --naive");
-        };
-        lm_load::w2s_scorer(
-            self.device,
-            large,
-            expert,
-            self.expert_adapter.as_deref(),
-            naive,
-            self.alpha,
-        )
+        Ok(self.options()?.pruning())
     }
 
     /// β from --beta, --calibration or the default.
