@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use bip_episodes::{Action, Episode, FurnitureId, Observation, Question, State};
+use bip_episodes::{Action, Episode, FurnitureId, Observation, Place, Question, State};
 
 use crate::answer::{answer, Answer};
 use crate::batch::{proposal, Pruning};
 use crate::error::EngineError;
-use crate::hypothesis::{search_sets, HypothesisConfig};
+use crate::hypothesis::{search_sets, HypothesisConfig, InitialBelief};
 use crate::inference::Core;
 use crate::policy::{PlannerPolicy, Policy};
 use crate::posterior::Posterior;
@@ -184,33 +184,55 @@ impl LiveSession {
     /// # Errors
     /// As [`Inference::push`](crate::Inference::push); the session is then unchanged.
     pub fn push(&mut self, action: &Action) -> Result<(), EngineError> {
-        let world = self.episode.world();
-        self.core.check(world, action)?;
-        let mut events = self.events.clone();
-        events.push(Event::Push(*action));
-        let mut actions = self.actions.clone();
-        actions.push(*action);
-        let config = config_for(&self.episode, &self.options, &actions);
+        self.core.check(self.episode.world(), action)?;
+        self.actions.push(*action);
+        self.events.push(Event::Push(*action));
+        let pushed = self.advance(action);
+        if pushed.is_err() {
+            self.actions.pop();
+            self.events.pop();
+        }
+        pushed
+    }
+
+    /// [`push`](Self::push) once `action` is recorded as pushed.
+    fn advance(&mut self, action: &Action) -> Result<(), EngineError> {
+        let config = self.new_config(action);
         let proposer = match &self.proposer {
-            Some(p) => Some(self.advance(p, config.clone(), &events, action)?),
+            Some(p) => Some(self.propose(p, config.as_ref(), action)?),
             None => None,
         };
-        let keep = match &proposer {
-            Some(p) => Some(keep_for(&self.episode, &p.core, self.options.pruning)),
-            None => self.space.keep.clone(),
-        };
-        let space = Space { config, keep };
-        if space == self.space {
-            self.core.push(world, self.policy.as_ref(), action)?;
+        let keep = proposer
+            .as_ref()
+            .map(|p| keep_for(&self.episode, &p.core, self.options.pruning))
+            .filter(|keep| self.space.keep.as_ref() != Some(keep));
+        if config.is_none() && keep.is_none() {
+            self.core
+                .push(self.episode.world(), self.policy.as_ref(), action)?;
         } else {
-            self.core = build(&self.episode, self.policy.as_ref(), &space, &events)?;
+            let space = Space {
+                config: config.unwrap_or_else(|| self.space.config.clone()),
+                keep: keep.or_else(|| self.space.keep.clone()),
+            };
+            self.core = build(&self.episode, self.policy.as_ref(), &space, &self.events)?;
             self.space = space;
             self.rebuilds += 1;
         }
         self.proposer = proposer;
-        self.events = events;
-        self.actions = actions;
         Ok(())
+    }
+
+    /// The hypothesis settings after `action` (the last action pushed), when they differ
+    /// from the current ones: with [`SearchSets::Pushed`], after a first walk to a piece
+    /// of furniture.
+    fn new_config(&self, action: &Action) -> Option<HypothesisConfig> {
+        let Action::WalkTo(Place::Furniture(place)) = action else {
+            return None;
+        };
+        let (before, _) = self.actions.split_at(self.actions.len().saturating_sub(1));
+        let new = self.options.search_sets == SearchSets::Pushed
+            && !before.contains(&Action::WalkTo(Place::Furniture(*place)));
+        new.then(|| config_for(&self.episode, &self.options, &self.actions))
     }
 
     /// [`push`](Self::push)es every action of `actions` in turn.
@@ -276,9 +298,18 @@ impl LiveSession {
         self.core.hypotheses.len()
     }
 
-    /// The search sets of the hypothesis space now.
-    pub fn search_sets(&self) -> &[Vec<FurnitureId>] {
-        &self.space.config.search_sets
+    /// The "thinks it is in one of S" starting beliefs of the hypothesis space now: the
+    /// search sets that make beliefs (two places or more, not all, each once; see
+    /// [`belief_hypotheses`](crate::belief_hypotheses)).
+    pub fn search_sets(&self) -> Vec<&[FurnitureId]> {
+        self.core
+            .belief_hypotheses
+            .iter()
+            .filter_map(|h| match &h.initial {
+                InitialBelief::ThinksAmong(among) => Some(among.as_slice()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// How many times a change of the hypothesis space rebuilt the session.
@@ -286,26 +317,31 @@ impl LiveSession {
         self.rebuilds
     }
 
-    /// The proposer after `action` (the last of `events`): pushed on, or rebuilt and
-    /// replayed when its settings changed.
-    fn advance(
+    /// The proposer after `action` (the last event): pushed on, or rebuilt over `config`
+    /// and replayed when the settings changed.
+    fn propose(
         &self,
         proposer: &Proposer,
-        config: HypothesisConfig,
-        events: &[Event],
+        config: Option<&HypothesisConfig>,
         action: &Action,
     ) -> Result<Proposer, EngineError> {
         let beta = self.options.pruning.map_or(1.0, |p| p.proposal_beta);
         let planner = PlannerPolicy::new(beta)?;
         let world = self.episode.world();
-        if config == proposer.config {
+        let Some(config) = config else {
             let mut core = proposer.core.clone();
             core.push(world, &planner, action)?;
-            return Ok(Proposer { config, core });
-        }
-        let mut core = new_core(&self.episode, &config)?;
-        replay(&mut core, world, &planner, events)?;
-        Ok(Proposer { config, core })
+            return Ok(Proposer {
+                config: proposer.config.clone(),
+                core,
+            });
+        };
+        let mut core = new_core(&self.episode, config)?;
+        replay(&mut core, world, &planner, &self.events)?;
+        Ok(Proposer {
+            config: config.clone(),
+            core,
+        })
     }
 }
 
