@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 venv="$(scripts/python-env.sh)"
 wheels=target/python-wheels
 rm -rf "$wheels"
-"$venv/bin/maturin" build --quiet --locked --profile dev -m python/Cargo.toml \
+"$venv/bin/maturin" build --quiet --locked --profile dev --strip -m python/Cargo.toml \
     -i "$venv/bin/python" --out "$wheels"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     --force-reinstall --no-deps "$wheels"/bip-*.whl

@@ -62,10 +62,15 @@ def test_the_agent_looked_for_the_salmon_where_it_thought_it_was(live: dict[str,
         assert posterior.goal("salmon") > 0.5
 
 
-def batch_episode(tmp: Path, bip_bin: Path, live: dict[str, Any]) -> dict[str, Any]:
+@pytest.fixture(scope="module")
+def batch(
+    tmp_path_factory: pytest.TempPathFactory, bip_bin: Path, live: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """`bip import virtualhome` of the graph and the executed program, with the goal
     question and two belief questions (salmon in the fridge, in the microwave) asked
-    after every action, as `GOAL@k`, `FRIDGE@k` and `MICROWAVE@k`."""
+    after every action (`GOAL@k`, `FRIDGE@k`, `MICROWAVE@k`), and `bip infer --trace`'s
+    report on it."""
+    tmp = tmp_path_factory.mktemp("batch")
     graph, program = tmp / "graph.json", tmp / "program.txt"
     graph.write_text(json.dumps(live["graph"]))
     program.write_text("\n".join(live["executed"]) + "\n")
@@ -83,16 +88,15 @@ def batch_episode(tmp: Path, bip_bin: Path, live: dict[str, Any]) -> dict[str, A
         for at in range(len(document["actions"]) + 1)
         for name, q in zip(("GOAL", "FRIDGE", "MICROWAVE"), asked)
     ]
-    return document
+    path = tmp / "every-step.json"
+    path.write_text(json.dumps(document))
+    return document, infer_json(bip_bin, path, "--trace", "--trace-top", "5")
 
 
 def test_live_posteriors_equal_batch_inference(
-    tmp_path: Path, bip_bin: Path, live: dict[str, Any]
+    live: dict[str, Any], batch: tuple[dict[str, Any], dict[str, Any]]
 ) -> None:
-    document = batch_episode(tmp_path, bip_bin, live)
-    path = tmp_path / "every-step.json"
-    path.write_text(json.dumps(document))
-    report = infer_json(bip_bin, path, "--trace", "--trace-top", "5")
+    document, report = batch
     by_id = {q["id"]: q for q in report["questions"]}
     goal_options = [o["goal"] for o in document["questions"][0]["options"]]
     session = live["session"]
@@ -121,15 +125,12 @@ def test_live_posteriors_equal_batch_inference(
 
 
 def test_a_session_over_the_imported_program_follows_the_trace(
-    tmp_path: Path, bip_bin: Path, live: dict[str, Any]
+    batch: tuple[dict[str, Any], dict[str, Any]]
 ) -> None:
-    document = batch_episode(tmp_path, bip_bin, live)
+    document, report = batch
     episode = bip.Episode.from_json(document)
-    path = tmp_path / "imported-every-step.json"
-    path.write_text(json.dumps(document))
-    trace = infer_json(bip_bin, path, "--trace", "--trace-top", "5")["trace"]
     session = bip.Session(episode, search_sets="episode")
-    for step in trace:
+    for step in report["trace"]:
         if step["step"] > 0:
             session.push(episode.actions[step["step"] - 1])
         posterior = session.posterior()
