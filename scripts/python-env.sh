@@ -10,6 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python="${PYTHON:-python3}"
+if ! command -v "$python" >/dev/null; then
+    echo "python-env: $python is required (CPython 3.9 or later, with venv and pip)" >&2
+    exit 1
+fi
 virtualhome="virtualhome==2.3.0"
 key="$( { cat python/requirements-test.txt; echo "$virtualhome"; \
           "$python" -c 'import sys; print(sys.version)'; } | sha256sum | cut -c1-16)"
