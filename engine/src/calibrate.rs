@@ -47,7 +47,7 @@ impl CalibrationFile {
                 found: file.format,
             });
         }
-        if !(file.beta.is_finite() && file.beta >= 0.0) {
+        if crate::policy::check_beta(file.beta).is_err() {
             return Err(EngineError::CalibrationBeta { beta: file.beta });
         }
         Ok(file)

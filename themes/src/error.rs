@@ -55,6 +55,14 @@ pub enum ThemeError {
         /// The word.
         word: String,
     },
+    /// A theme file takes an id a built-in theme or another file already has.
+    #[error("id \"{id}\" is already the id of {by}; give the theme another id")]
+    TakenId {
+        /// The id.
+        id: String,
+        /// What has it.
+        by: String,
+    },
     /// No theme has this name.
     #[error("no theme \"{name}\" (known: {known})")]
     Unknown {
