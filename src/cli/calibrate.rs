@@ -7,7 +7,9 @@ use anyhow::Context;
 use clap::Args;
 
 use bip::engine::calibrate::fit_beta;
-use bip::io::{read_episodes, write_atomically};
+use bip::io::{read_episodes, OutputSet};
+
+use super::output::Output;
 
 /// Arguments of `bip calibrate`.
 #[derive(Debug, Args)]
@@ -21,14 +23,17 @@ pub struct CalibrateArgs {
 }
 
 /// Runs `bip calibrate`.
-pub fn run(args: &CalibrateArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let mut outputs = OutputSet::new();
+    let slot = outputs.add("--out", &args.out)?;
     let mut episodes = Vec::new();
     for path in &args.files {
         episodes.extend(read_episodes(path)?);
     }
     let fit = fit_beta(&episodes).context("calibration failed")?;
     let text = serde_json::to_string_pretty(&fit).context("serialising the calibration")? + "\n";
-    write_atomically(&args.out, text.as_bytes())?;
+    outputs.put(slot, text);
+    out.write(&outputs.commit()?)?;
     eprintln!(
         "bip: β = {:.3} (mean log-likelihood of the correct options {:.4} over {} questions), saved to {}",
         fit.beta,

@@ -3,16 +3,15 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::bail;
 use clap::Args;
 
 use bip::engine::evaluation::{evaluate, risk_coverage_csv, EvaluateOptions};
-use bip::engine::BatchOptions;
-use bip::io::{to_jsonl, write_atomically};
+use bip::io::{to_jsonl, OutputSet};
 use bip::plot::reliability_svg;
 
 use super::input::{read_inputs, InputFormat};
-use super::output::{check_svg, Output};
+use super::limits::Limits;
+use super::output::{check_margin, check_svg, Output};
 use super::policy::PolicyArgs;
 use super::progress::Progress;
 
@@ -56,19 +55,21 @@ pub struct EvalArgs {
 }
 
 /// Runs `bip eval`.
-pub fn run(args: &EvalArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+pub fn run(args: &EvalArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<ExitCode> {
     let margin = args.abstain_below.unwrap_or(0.0);
-    if !(margin.is_finite() && margin >= 0.0) {
-        bail!("--abstain-below: {margin} is not a margin ≥ 0");
-    }
+    check_margin(margin)?;
     check_svg(args.plot.as_deref())?;
+    let mut outputs = OutputSet::new();
+    let report_slot = outputs.add_stdout("the report")?;
+    let mut slot =
+        |flag, path: &Option<PathBuf>| path.as_ref().map(|p| outputs.add(flag, p)).transpose();
+    let predictions_slot = slot("--predictions", &args.predictions)?;
+    let curve_slot = slot("--risk-coverage", &args.risk_coverage)?;
+    let plot_slot = slot("--plot", &args.plot)?;
     let policy = args.policy.build()?;
     let (episodes, unreadable) = read_inputs(&args.files, args.format)?;
     let options = EvaluateOptions {
-        batch: BatchOptions {
-            pruning: args.policy.pruning()?,
-            ..BatchOptions::default()
-        },
+        batch: limits.batch(args.policy.pruning()?),
         abstain_below: margin,
         calibration: args.calibration_report || args.plot.is_some(),
         seed: BOOTSTRAP_SEED,
@@ -77,20 +78,22 @@ pub fn run(args: &EvalArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let mut run = evaluate(&episodes, policy.as_ref(), &options, &progress)?;
     let seconds = progress.elapsed();
     run.evaluation.unreadable = unreadable;
-    if let Some(path) = &args.predictions {
-        write_atomically(path, to_jsonl(&run.predictions)?.as_bytes())?;
+    if let Some(slot) = predictions_slot {
+        outputs.put(slot, to_jsonl(&run.predictions)?);
     }
-    if let Some(path) = &args.risk_coverage {
-        write_atomically(path, risk_coverage_csv(&run.risk_coverage()).as_bytes())?;
+    if let Some(slot) = curve_slot {
+        outputs.put(slot, risk_coverage_csv(&run.risk_coverage()));
     }
-    if let (Some(path), Some(calibration)) = (&args.plot, &run.evaluation.calibration) {
-        write_atomically(path, reliability_svg(calibration).as_bytes())?;
+    if let (Some(slot), Some(calibration)) = (plot_slot, &run.evaluation.calibration) {
+        outputs.put(slot, reliability_svg(calibration));
     }
-    if args.json {
-        out.json(&run.evaluation)?;
+    let report = if args.json {
+        serde_json::to_string_pretty(&run.evaluation)? + "\n"
     } else {
-        out.print(&super::render::evaluation(&run.evaluation))?;
-    }
+        super::render::evaluation(&run.evaluation)
+    };
+    outputs.put(report_slot, report);
+    out.write(&outputs.commit()?)?;
     let questions = run.outcomes.len();
     eprintln!(
         "bip: {questions} questions from {} episodes in {seconds:.2} s ({:.1} ms per question)",

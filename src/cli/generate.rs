@@ -9,7 +9,12 @@ use clap::Args;
 use bip::engine::generate::{generate, generate_training_pairs, GenerateOptions, QuestionType};
 use bip::engine::PromptTemplate;
 use bip::episodes::Episode;
-use bip::io::{to_jsonl, write_atomically};
+use bip::io::{to_jsonl, OutputSet};
+
+use super::output::Output;
+
+/// The most episodes one run generates (each is kept in memory until written).
+const MAX_EPISODES: usize = 1_000_000;
 
 /// Arguments of `bip generate`.
 #[derive(Debug, Args)]
@@ -38,7 +43,7 @@ pub struct GenerateArgs {
 }
 
 /// Runs `bip generate`.
-pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let types = if args.types.is_empty() {
         QuestionType::ALL.to_vec()
     } else {
@@ -50,10 +55,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             })
             .collect::<anyhow::Result<Vec<_>>>()?
     };
-    if !(0.0..=1.0).contains(&args.unknowable) {
+    if !(0.0..=1.0).contains(&args.unknowable) || args.n > MAX_EPISODES {
         bail!(
-            "--unknowable: {} is not a share between 0 and 1",
-            args.unknowable
+            "--unknowable {} must be a share between 0 and 1, and --n {} at most {MAX_EPISODES}",
+            args.unknowable,
+            args.n
         );
     }
     let options = GenerateOptions {
@@ -62,28 +68,40 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         unknowable: args.unknowable,
         ..GenerateOptions::default()
     };
-    if let Some(out) = &args.out {
+    // Both files are checked before either is generated, and written together.
+    let mut outputs = OutputSet::new();
+    let episodes_out = args
+        .out
+        .as_ref()
+        .map(|p| outputs.add("--out", p))
+        .transpose()?;
+    let pairs_out = args
+        .training_pairs
+        .as_ref()
+        .map(|p| outputs.add("--training-pairs", p))
+        .transpose()?;
+    let mut told = Vec::new();
+    if let (Some(slot), Some(path)) = (episodes_out, &args.out) {
         let episodes = generate(&options, args.n).context("generation failed")?;
         let text =
             to_jsonl(episodes.iter().map(Episode::to_file)).context("serialising an episode")?;
-        write_atomically(out, text.as_bytes())?;
-        eprintln!(
-            "bip: wrote {} episodes to {}",
-            episodes.len(),
-            out.display()
-        );
+        outputs.put(slot, text);
+        told.push(format!("{} episodes to {}", episodes.len(), path.display()));
     }
-    if let Some(path) = &args.training_pairs {
+    if let (Some(slot), Some(path)) = (pairs_out, &args.training_pairs) {
         let pairs = generate_training_pairs(&options, args.n, &PromptTemplate::default())
             .context("generation failed")?;
-        let text = to_jsonl(&pairs).context("serialising a training pair")?;
-        write_atomically(path, text.as_bytes())?;
-        eprintln!(
-            "bip: wrote {} training pairs from {} episodes to {}",
-            pairs.len(),
-            args.n,
-            path.display()
+        outputs.put(
+            slot,
+            to_jsonl(&pairs).context("serialising a training pair")?,
         );
+        let (n, shown) = (pairs.len(), path.display());
+        told.push(format!(
+            "{n} training pairs from {} episodes to {shown}",
+            args.n
+        ));
     }
+    out.write(&outputs.commit()?)?;
+    eprintln!("bip: wrote {}", told.join(" and "));
     Ok(ExitCode::SUCCESS)
 }

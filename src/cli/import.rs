@@ -10,7 +10,9 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use bip::episodes::import::mmtom::{read_jsonl, MmtomRecord, Note};
-use bip::io::{to_jsonl, write_atomically};
+use bip::io::{read_input, to_jsonl, OutputSet};
+
+use super::output::Output;
 
 /// Arguments of `bip import`.
 #[derive(Debug, Args)]
@@ -51,41 +53,91 @@ struct MmtomArgs {
 }
 
 /// Runs `bip import`.
-pub fn run(args: &ImportArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ImportArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     match &args.format {
-        Format::Mmtom(args) => mmtom(args),
-        Format::Virtualhome(args) => super::virtualhome::import_run(args),
+        Format::Mmtom(args) => mmtom(args, out),
+        Format::Virtualhome(args) => super::virtualhome::import_run(args, out),
     }
 }
 
-fn mmtom(args: &MmtomArgs) -> anyhow::Result<ExitCode> {
-    if args.report.as_deref() == Some(args.out.as_path()) {
+fn mmtom(args: &MmtomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let mut outputs = OutputSet::new();
+    let jsonl = args.out.extension().is_some_and(|e| e == "jsonl");
+    let out_file = jsonl.then(|| outputs.add("--out", &args.out)).transpose()?;
+    let report_slot = args
+        .report
+        .as_ref()
+        .map(|p| outputs.add("--report", p))
+        .transpose()?;
+    if !jsonl
+        && !args.out.is_dir()
+        && args
+            .out
+            .parent()
+            .is_some_and(|p| !p.as_os_str().is_empty() && !p.is_dir())
+    {
         bail!(
-            "--report and --out name the same file, {}",
+            "--out {}: the folder above it does not exist",
             args.out.display()
         );
     }
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let text = read_input(&args.file)?;
+    let (records, report) = read(&text, &args.file);
+    let failed = report.len() - records.len();
+    let total = report.len();
+    if let Some(slot) = report_slot {
+        outputs.put(slot, report_text(&report, args.report.as_deref())?);
+    }
+    if failed > 0 && !args.keep_going {
+        eprintln!("bip: read {} of {total} questions, {failed} failed; nothing written (use --keep-going to write the rest)", records.len());
+        out.write(&outputs.commit()?)?;
+        return Ok(ExitCode::from(1));
+    }
+    match out_file {
+        Some(slot) => {
+            let files = records.iter().map(|r| &r.file);
+            outputs.put(slot, to_jsonl(files).context("serialising an episode")?);
+        }
+        None => {
+            std::fs::create_dir_all(&args.out)
+                .with_context(|| format!("--out {}", args.out.display()))?;
+            for record in &records {
+                let path = args.out.join(format!("{}.json", record.episode.id()));
+                let slot = outputs.add("--out", &path)?;
+                outputs.put(slot, serde_json::to_string_pretty(&record.file)? + "\n");
+            }
+        }
+    }
+    out.write(&outputs.commit()?)?;
+    let noted = report.iter().filter(|r| !r.notes.is_empty()).count();
+    eprintln!(
+        "bip: read {} of {total} questions, {failed} failed, {noted} with assumptions noted; wrote {}",
+        records.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The records read from `text`, and a report line for every question.
+fn read(text: &str, file: &Path) -> (Vec<MmtomRecord>, Vec<ReportLine>) {
     let mut records = Vec::new();
     let mut report = Vec::new();
-    let mut failed = 0;
-    for (line, result) in read_jsonl(&text) {
+    for (line, result) in read_jsonl(text) {
         match result {
             Ok(record) => {
+                let id = Some(record.episode.id().to_string());
                 report.push(ReportLine {
                     line,
-                    id: Some(record.episode.id().to_string()),
+                    id,
                     notes: record.notes.clone(),
                     error: None,
                 });
                 records.push(record);
             }
             Err(e) => {
-                failed += 1;
                 // The chain, each cause once: what the terminal and the report say.
                 let why = format!("{:#}", anyhow::Error::new(e));
-                eprintln!("bip: {}:{line}: {why}", args.file.display());
+                eprintln!("bip: {}:{line}: {why}", file.display());
                 report.push(ReportLine {
                     line,
                     id: None,
@@ -95,25 +147,7 @@ fn mmtom(args: &MmtomArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let total = records.len() + failed;
-    if failed > 0 && !args.keep_going {
-        eprintln!("bip: read {} of {total} questions, {failed} failed; nothing written (use --keep-going to write the rest)", records.len());
-        if let Some(path) = &args.report {
-            write_report(&report, path)?;
-        }
-        return Ok(ExitCode::from(1));
-    }
-    write(&records, &args.out)?;
-    if let Some(path) = &args.report {
-        write_report(&report, path)?;
-    }
-    let noted = report.iter().filter(|r| !r.notes.is_empty()).count();
-    eprintln!(
-        "bip: read {} of {total} questions, {failed} failed, {noted} with assumptions noted; wrote {}",
-        records.len(),
-        args.out.display()
-    );
-    Ok(ExitCode::SUCCESS)
+    (records, report)
 }
 
 /// What the reader made of one line of the input.
@@ -131,52 +165,25 @@ struct ReportLine {
     error: Option<String>,
 }
 
-/// Writes the report: JSON Lines for a `.jsonl` path, text otherwise.
-fn write_report(report: &[ReportLine], path: &Path) -> anyhow::Result<()> {
-    let text = if path.extension().is_some_and(|e| e == "jsonl") {
-        to_jsonl(report).context("serialising the report")?
-    } else {
-        let mut text = String::new();
-        for r in report {
-            let name = r.id.as_deref().unwrap_or("(not read)");
-            let _ = writeln!(text, "line {}: {name}", r.line);
-            if let Some(error) = &r.error {
-                let _ = writeln!(text, "  error: {error}");
-            }
-            for note in &r.notes {
-                let _ = writeln!(
-                    text,
-                    "  {}: \"{}\": {}",
-                    note.part, note.sentence, note.reading
-                );
-            }
-        }
-        text
-    };
-    write_atomically(path, text.as_bytes())?;
-    Ok(())
-}
-
-/// Writes records as one JSONL file or as one file per episode in a folder.
-fn write(records: &[MmtomRecord], out: &Path) -> anyhow::Result<()> {
-    if out.extension().is_some_and(|e| e == "jsonl") {
-        let mut text = String::new();
-        for record in records {
-            text.push_str(&serde_json::to_string(&record.file).context("serialising an episode")?);
-            text.push('\n');
-        }
-        write_atomically(out, text.as_bytes())?;
-        return Ok(());
+/// The report: JSON Lines for a `.jsonl` path, text otherwise.
+fn report_text(report: &[ReportLine], path: Option<&Path>) -> anyhow::Result<String> {
+    if path.is_some_and(|p| p.extension().is_some_and(|e| e == "jsonl")) {
+        return to_jsonl(report).context("serialising the report");
     }
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    for record in records {
-        let mut text =
-            serde_json::to_string_pretty(&record.file).context("serialising an episode")?;
-        text.push('\n');
-        write_atomically(
-            &out.join(format!("{}.json", record.episode.id())),
-            text.as_bytes(),
-        )?;
+    let mut text = String::new();
+    for r in report {
+        let name = r.id.as_deref().unwrap_or("(not read)");
+        let _ = writeln!(text, "line {}: {name}", r.line);
+        if let Some(error) = &r.error {
+            let _ = writeln!(text, "  error: {error}");
+        }
+        for note in &r.notes {
+            let _ = writeln!(
+                text,
+                "  {}: \"{}\": {}",
+                note.part, note.sentence, note.reading
+            );
+        }
     }
-    Ok(())
+    Ok(text)
 }

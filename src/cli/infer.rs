@@ -6,11 +6,12 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use bip::engine::infer_episode;
 use bip::engine::report::{EpisodeReport, Report};
-use bip::engine::{infer_episode, BatchOptions};
-use bip::io::{read_episode, write_atomically};
+use bip::io::{read_episode, OutputSet};
 
-use super::output::Output;
+use super::limits::Limits;
+use super::output::{check_margin, Output};
 use super::policy::PolicyArgs;
 use super::render;
 
@@ -26,7 +27,7 @@ pub struct InferArgs {
     #[command(flatten)]
     policy: PolicyArgs,
     /// Answer "cannot tell" (answer null) when the two best options' probabilities are
-    /// closer than this margin.
+    /// closer than this margin (between 0 and 1).
     #[arg(long, default_value_t = 0.0)]
     abstain_below: f64,
     /// Show the posterior over goals and beliefs after every step.
@@ -35,7 +36,8 @@ pub struct InferArgs {
     /// How many joint hypotheses the trace lists per step.
     #[arg(long, default_value_t = 5, requires = "trace")]
     trace_top: usize,
-    /// Write the output to this file (atomically) instead of standard output.
+    /// Write the output to this file (atomically; `-` is standard output, a device or
+    /// pipe is written in place) instead of standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
     /// Exit with status 1 unless every question with an expected answer is answered as expected.
@@ -44,13 +46,16 @@ pub struct InferArgs {
 }
 
 /// Runs `bip infer`.
-pub fn run(args: &InferArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let policy = args.policy.build()?;
-    let options = BatchOptions {
-        trace_top: args.trace.then_some(args.trace_top),
-        pruning: args.policy.pruning()?,
-        ..BatchOptions::default()
+pub fn run(args: &InferArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<ExitCode> {
+    check_margin(args.abstain_below)?;
+    let mut outputs = OutputSet::new();
+    let report_slot = match &args.output {
+        Some(path) => outputs.add("--output", path)?,
+        None => outputs.add_stdout("the report")?,
     };
+    let policy = args.policy.build()?;
+    let mut options = limits.batch(args.policy.pruning()?);
+    options.trace_top = args.trace.then_some(args.trace_top);
     let mut episodes = Vec::with_capacity(args.files.len());
     let mut reports = Vec::with_capacity(args.files.len());
     for path in &args.files {
@@ -72,10 +77,8 @@ pub fn run(args: &InferArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     } else {
         render::report(&episodes, &report)
     };
-    match &args.output {
-        Some(path) => write_atomically(path, text.as_bytes())?,
-        None => out.print(&text)?,
-    }
+    outputs.put(report_slot, text);
+    out.write(&outputs.commit()?)?;
     let all_correct = report.summary.correct == report.summary.with_expected;
     Ok(if args.check && !all_correct {
         ExitCode::from(1)

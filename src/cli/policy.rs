@@ -6,10 +6,12 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 
 use bip::engine::calibrate::CalibrationFile;
+use bip::engine::check_beta;
 use bip::engine::{
     HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate, Pruning,
     TextScorer, TokenReduction, DEFAULT_BETA,
 };
+use bip::episodes::limits::number;
 
 use bip::models::Device;
 
@@ -170,12 +172,11 @@ impl PolicyArgs {
         )
     }
 
-    /// β from --beta, --calibration or the default.
+    /// β from --beta, --calibration or the default, checked to be in range.
     fn beta(&self) -> anyhow::Result<f64> {
-        Ok(match (&self.calibration, self.beta) {
+        let beta = match (&self.calibration, self.beta) {
             (Some(path), _) => {
-                let text =
-                    std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+                let text = bip::io::read_input(path)?;
                 let file = CalibrationFile::from_json(&text)
                     .with_context(|| format!("{}", path.display()))?;
                 if file.policy != "planner" {
@@ -187,8 +188,17 @@ impl PolicyArgs {
                 }
                 file.beta
             }
-            (None, Some(beta)) => beta,
+            (None, Some(beta)) => {
+                if check_beta(beta).is_err() {
+                    bail!(
+                        "--beta {}: must be a number between 0 and 1e6",
+                        number(beta)
+                    );
+                }
+                beta
+            }
             (None, None) => DEFAULT_BETA,
-        })
+        };
+        Ok(beta)
     }
 }

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use bip::engine::evaluation::Evaluation;
 use bip::engine::report::Report;
-use bip::episodes::Episode;
+use bip::episodes::{option_letter, Episode};
 
 /// Renders the report as text, one block per episode and question.
 pub fn report(episodes: &[Episode], report: &Report) -> String {
@@ -57,9 +57,11 @@ pub fn report(episodes: &[Episode], report: &Report) -> String {
             if let Some(text) = &question.text {
                 let _ = writeln!(out, "    {text}");
             }
-            for (i, ((letter, p), option)) in q.posterior.iter().zip(&question.options).enumerate()
-            {
-                let chosen = if q.answer.as_deref() == Some(letter) {
+            // By position: the posterior's keys sort as text ("option27" before "p").
+            for (i, option) in question.options.iter().enumerate() {
+                let letter = option_letter(i);
+                let p = q.posterior.get(&letter).copied().unwrap_or(f64::NAN);
+                let chosen = if q.answer.as_deref() == Some(letter.as_str()) {
                     "→"
                 } else {
                     " "

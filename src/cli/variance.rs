@@ -17,11 +17,11 @@ use clap::{Args, Subcommand};
 use bip::engine::variance::{
     compared_themes, merge_shards, run_themes, Item, Shard, VarianceOptions, VarianceReport,
 };
-use bip::engine::BatchOptions;
-use bip::io::{file_stem, to_jsonl, write_atomically};
+use bip::io::{file_stem, read_input, to_jsonl, OutputSet, Slot};
 use bip::plot::variance_svg;
 
 use super::input::InputFormat;
+use super::limits::Limits;
 use super::output::{check_svg, Output};
 use super::policy::PolicyArgs;
 use super::progress::Progress;
@@ -95,15 +95,15 @@ struct MergeArgs {
 }
 
 /// Runs `bip variance`.
-pub fn run(args: &VarianceArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+pub fn run(args: &VarianceArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<ExitCode> {
     match &args.command {
         Some(VarianceCommand::Merge(args)) => merge(args, out),
-        None => compare(&args.run, out),
+        None => compare(&args.run, limits, out),
     }
 }
 
 /// `bip variance INPUT`: the items of INPUT in every theme asked for.
-fn compare(args: &RunArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+fn compare(args: &RunArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<ExitCode> {
     let Some(input) = &args.input else {
         bail!("no INPUT given");
     };
@@ -112,14 +112,16 @@ fn compare(args: &RunArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             "--shard needs --predictions FILE to keep the shard's results for `bip variance merge`"
         );
     }
-    check_svg(args.output.plot.as_deref())?;
-    let names: Option<Vec<&str>> = (args.themes.trim() != "all").then(|| {
-        let names = args.themes.split(',').map(str::trim);
-        names.filter(|s| !s.is_empty()).collect()
-    });
-    let themes = compared_themes(names.as_deref(), &args.files.load()?).context("--themes")?;
+    let mut outputs = args.output.plan()?;
+    let predictions = args
+        .predictions
+        .as_ref()
+        .map(|p| outputs.0.add("--predictions", p))
+        .transpose()?;
+    let themes = compared_themes(theme_names(&args.themes)?.as_deref(), &args.files.load()?)
+        .context("--themes")?;
     let policy = args.policy.build()?;
-    let text = std::fs::read_to_string(input).with_context(|| format!("{}", input.display()))?;
+    let text = read_input(input)?;
     let one_document =
         args.format == InputFormat::Episodes && input.extension().is_none_or(|x| x != "jsonl");
     let items = if one_document {
@@ -131,18 +133,15 @@ fn compare(args: &RunArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         format: args.format.into(),
         id_stem: file_stem(input),
         shard: args.shard,
-        batch: BatchOptions {
-            pruning: args.policy.pruning()?,
-            ..BatchOptions::default()
-        },
+        batch: limits.batch(args.policy.pruning()?),
         seed: BOOTSTRAP_SEED,
     };
     let progress = Progress::new("inferring").reading(input);
     let run = run_themes(&items, &themes, policy.as_ref(), &options, &progress)?;
-    if let Some(path) = &args.predictions {
-        write_atomically(path, to_jsonl(&run.records)?.as_bytes())?;
+    if let Some(slot) = predictions {
+        outputs.0.put(slot, to_jsonl(run.predictions())?);
     }
-    report(&run.report, &args.output, out)?;
+    report(&run.report, &args.output, outputs, out)?;
     eprintln!(
         "bip: {} items × {} themes in {:.2} s",
         run.items,
@@ -154,27 +153,73 @@ fn compare(args: &RunArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 
 /// `bip variance merge FILES`: the report over shards' records.
 fn merge(args: &MergeArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    check_svg(args.output.plot.as_deref())?;
+    let outputs = args.output.plan()?;
     let mut files = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
-        files.push((path.display().to_string(), text));
+        files.push((path.display().to_string(), read_input(path)?));
     }
     let files = files
         .iter()
         .map(|(name, text)| (name.as_str(), text.as_str()));
-    report(&merge_shards(files, BOOTSTRAP_SEED)?, &args.output, out)?;
+    report(
+        &merge_shards(files, BOOTSTRAP_SEED)?,
+        &args.output,
+        outputs,
+        out,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints the report (and plots it).
-fn report(report: &VarianceReport, output: &OutputArgs, out: &mut Output) -> anyhow::Result<()> {
-    if let Some(path) = &output.plot {
-        write_atomically(path, variance_svg(report).as_bytes())?;
+/// The themes `--themes` names (`None` for `all`); refuses a list that names none.
+fn theme_names(themes: &str) -> anyhow::Result<Option<Vec<&str>>> {
+    if themes.trim() == "all" {
+        return Ok(None);
     }
-    if output.json {
-        out.json(report)
+    let names: Vec<&str> = themes
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if names.is_empty() {
+        bail!("--themes \"{themes}\": names no theme (give `all` or ids separated by commas)");
+    }
+    Ok(Some(names))
+}
+
+/// The outputs of a report, checked before the run: standard output and `--plot`.
+struct Planned(OutputSet, Slot, Option<Slot>);
+
+impl OutputArgs {
+    fn plan(&self) -> anyhow::Result<Planned> {
+        check_svg(self.plot.as_deref())?;
+        let mut set = OutputSet::new();
+        let report = set.add_stdout("the report")?;
+        let plot = self
+            .plot
+            .as_ref()
+            .map(|p| set.add("--plot", p))
+            .transpose()?;
+        Ok(Planned(set, report, plot))
+    }
+}
+
+/// Prints the report and plots it, with the other outputs planned.
+fn report(
+    report: &VarianceReport,
+    output: &OutputArgs,
+    planned: Planned,
+    out: &mut Output,
+) -> anyhow::Result<()> {
+    let Planned(mut set, text, plot) = planned;
+    if let Some(plot) = plot {
+        set.put(plot, variance_svg(report));
+    }
+    let rendered = if output.json {
+        serde_json::to_string_pretty(report)? + "\n"
     } else {
-        Ok(out.print(&super::variance_render::variance(report))?)
-    }
+        super::variance_render::variance(report)
+    };
+    set.put(text, rendered);
+    out.write(&set.commit()?)?;
+    Ok(())
 }
