@@ -187,9 +187,17 @@ pub enum EngineError {
         /// The file, as named by the caller.
         file: String,
     },
-    /// A shard of another split or themes than the files before it, or one given twice.
-    #[error("{file}: shard {shard} is not of the run of the files before it (another n or other themes), or is given twice")]
+    /// A shard of another split or themes than the files before it.
+    #[error("{file}: shard {shard} is not of the run of the files before it (another n or other themes)")]
     ShardMismatch {
+        /// The file, as named by the caller.
+        file: String,
+        /// Its shard.
+        shard: String,
+    },
+    /// A shard that an earlier file already holds.
+    #[error("{file}: shard {shard} is already in an earlier file (the same shard twice?)")]
+    RepeatedShard {
         /// The file, as named by the caller.
         file: String,
         /// Its shard.

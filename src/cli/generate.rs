@@ -55,12 +55,12 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             })
             .collect::<anyhow::Result<Vec<_>>>()?
     };
-    if !(0.0..=1.0).contains(&args.unknowable) || args.n > MAX_EPISODES {
-        bail!(
-            "--unknowable {} must be a share between 0 and 1, and --n {} at most {MAX_EPISODES}",
-            args.unknowable,
-            args.n
-        );
+    if !(0.0..=1.0).contains(&args.unknowable) {
+        let share = bip::episodes::limits::number(args.unknowable);
+        bail!("--unknowable {share}: must be a share between 0 and 1");
+    }
+    if args.n > MAX_EPISODES {
+        bail!("--n {}: at most {MAX_EPISODES} episodes a run", args.n);
     }
     let options = GenerateOptions {
         seed: args.seed,

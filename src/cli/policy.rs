@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
 
 use bip::engine::calibrate::CalibrationFile;
@@ -188,17 +188,10 @@ impl PolicyArgs {
                 }
                 file.beta
             }
-            (None, Some(beta)) => {
-                if check_beta(beta).is_err() {
-                    bail!(
-                        "--beta {}: must be a number between 0 and 1e6",
-                        number(beta)
-                    );
-                }
-                beta
-            }
+            (None, Some(beta)) => beta,
             (None, None) => DEFAULT_BETA,
         };
+        check_beta(beta).map_err(|_| anyhow!("--beta {}: must be in [0, 1e6]", number(beta)))?;
         Ok(beta)
     }
 }

@@ -15,17 +15,17 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
 use bip::engine::variance::{
-    compared_themes, merge_shards, run_themes, Item, Shard, VarianceOptions, VarianceReport,
+    compared_themes, merge_shards, run_themes, Item, Shard, VarianceOptions,
 };
-use bip::io::{file_stem, read_input, to_jsonl, OutputSet, Slot};
-use bip::plot::variance_svg;
+use bip::io::{file_stem, read_input, to_jsonl};
 
 use super::input::InputFormat;
 use super::limits::Limits;
-use super::output::{check_svg, Output};
+use super::output::Output;
 use super::policy::PolicyArgs;
 use super::progress::Progress;
 use super::theme::ThemeFiles;
+use super::variance_render::{report, OutputArgs};
 
 /// Seed of the bootstrap resamples: fixed, so that a report is reproducible.
 const BOOTSTRAP_SEED: u64 = 0;
@@ -44,17 +44,6 @@ pub struct VarianceArgs {
 enum VarianceCommand {
     /// Combine the --predictions files of shards into one report.
     Merge(MergeArgs),
-}
-
-/// Where the report goes.
-#[derive(Debug, Args)]
-struct OutputArgs {
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Draw accuracy by theme and question type to this SVG file.
-    #[arg(long)]
-    plot: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -184,42 +173,4 @@ fn theme_names(themes: &str) -> anyhow::Result<Option<Vec<&str>>> {
         bail!("--themes \"{themes}\": names no theme (give `all` or ids separated by commas)");
     }
     Ok(Some(names))
-}
-
-/// The outputs of a report, checked before the run: standard output and `--plot`.
-struct Planned(OutputSet, Slot, Option<Slot>);
-
-impl OutputArgs {
-    fn plan(&self) -> anyhow::Result<Planned> {
-        check_svg(self.plot.as_deref())?;
-        let mut set = OutputSet::new();
-        let report = set.add_stdout("the report")?;
-        let plot = self
-            .plot
-            .as_ref()
-            .map(|p| set.add("--plot", p))
-            .transpose()?;
-        Ok(Planned(set, report, plot))
-    }
-}
-
-/// Prints the report and plots it, with the other outputs planned.
-fn report(
-    report: &VarianceReport,
-    output: &OutputArgs,
-    planned: Planned,
-    out: &mut Output,
-) -> anyhow::Result<()> {
-    let Planned(mut set, text, plot) = planned;
-    if let Some(plot) = plot {
-        set.put(plot, variance_svg(report));
-    }
-    let rendered = if output.json {
-        serde_json::to_string_pretty(report)? + "\n"
-    } else {
-        super::variance_render::variance(report)
-    };
-    set.put(text, rendered);
-    out.write(&set.commit()?)?;
-    Ok(())
 }

@@ -1,6 +1,29 @@
 //! Reading input files within a size limit, and writing outputs safely: checked before
 //! the work, atomically, as a set ([`OutputSet`]), with temporaries removed on an
 //! interruption ([`remove_temporaries`]).
+//!
+//! # Outputs
+//!
+//! A command's output files are checked before anything is written and written as a set.
+//!
+//! Each output path is one of three [`Destination`]s:
+//! - `-`, `/dev/stdout` (or `/proc/self/fd/1`, `/dev/fd/1`): **standard output**, written
+//!   by the command's own writer, in order with the rest of what it prints;
+//! - a regular file, or a name not yet taken: **replaced** through a temporary file in the
+//!   same folder and a rename, so that it never holds half an output; a symbolic link is
+//!   followed, and the file it points to is replaced (the link stays a link);
+//! - a device, a named pipe, a socket or another open descriptor (`/dev/null`,
+//!   `/dev/stderr`, a FIFO): **written through**, opened for appending and never replaced
+//!   or created, so that `-o /dev/full` is a write error and never a regular file in
+//!   `/dev`.
+//!
+//! An [`OutputSet`] takes every output of one command before the command does its work:
+//! each must be usable (its folder exists, it is not a folder) and no two may be the
+//! same file or both standard output. [`OutputSet::commit`] then writes them: every
+//! replaced file to its temporary, every written-through output, and only then the
+//! renames; when any write fails, the temporaries are removed and no file is replaced.
+//! Temporaries are removed too when the process is interrupted (see
+//! [`remove_temporaries`]).
 
 mod output;
 mod temporary;
@@ -196,6 +219,7 @@ mod tests {
 
     #[test]
     fn atomic_write_replaces_the_file_and_leaves_no_temporary() {
+        let _lock = temporary::TEST_LOCK.lock();
         let dir = std::env::temp_dir().join(format!("bip-io-{}", std::process::id()));
         fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("out.json");

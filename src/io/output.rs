@@ -1,24 +1,4 @@
-//! Where a command's output files go, checked before anything is written and written as
-//! a set.
-//!
-//! Each output path is one of three [`Destination`]s:
-//! - `-`, `/dev/stdout` (or `/proc/self/fd/1`, `/dev/fd/1`): **standard output**, written
-//!   by the command's own writer, in order with the rest of what it prints;
-//! - a regular file, or a name not yet taken: **replaced** through a temporary file in the
-//!   same folder and a rename, so that it never holds half an output; a symbolic link is
-//!   followed, and the file it points to is replaced (the link stays a link);
-//! - a device, a named pipe, a socket or another open descriptor (`/dev/null`,
-//!   `/dev/stderr`, a FIFO): **written through**, opened for appending and never replaced
-//!   or created, so that `-o /dev/full` is a write error and never a regular file in
-//!   `/dev`.
-//!
-//! An [`OutputSet`] takes every output of one command before the command does its work:
-//! each must be usable (its folder exists, it is not a folder) and no two may be the
-//! same file or both standard output. [`OutputSet::commit`] then writes them: every
-//! replaced file to its temporary, every written-through output, and only then the
-//! renames; when any write fails, the temporaries are removed and no file is replaced.
-//! Temporaries are removed too when the process is interrupted (see
-//! [`temporary::remove_all`](super::temporary::remove_all)).
+//! Output destinations and sets of outputs (documented in [`crate::io`]).
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -68,7 +48,7 @@ pub enum OutputError {
     },
 }
 
-/// Where one output goes (see the [module docs](self)).
+/// Where one output goes (see [`crate::io`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Destination {
     /// The process's standard output.
@@ -152,7 +132,7 @@ struct Planned {
 pub struct Slot(usize);
 
 /// The outputs of one command, checked together before any is written and written as a
-/// set (see the [module docs](self)).
+/// set (see [`crate::io`]).
 #[derive(Debug, Default)]
 pub struct OutputSet {
     planned: Vec<Planned>,
@@ -337,5 +317,106 @@ fn stage(path: &Path, contents: &[u8], index: usize) -> io::Result<PathBuf> {
             temporary::discard(&temporary);
             Err(e)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh folder under the system's temporary directory.
+    fn folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bip-output-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn destinations_by_what_is_at_the_path() {
+        let dir = folder("kinds");
+        let file = dir.join("file");
+        fs::write(&file, "x").expect("file");
+        std::os::unix::fs::symlink("file", dir.join("link")).expect("link");
+        std::os::unix::fs::symlink("loop", dir.join("loop")).expect("loop");
+        assert_eq!(
+            Destination::of(Path::new("-")).ok(),
+            Some(Destination::Stdout)
+        );
+        assert_eq!(
+            Destination::of(Path::new("/dev/stdout")).ok(),
+            Some(Destination::Stdout)
+        );
+        let null = Destination::of(Path::new("/dev/null")).ok();
+        assert_eq!(null, Some(Destination::Through("/dev/null".into())));
+        assert_eq!(
+            Destination::of(&file).ok(),
+            Some(Destination::Replace(file.clone()))
+        );
+        assert_eq!(
+            Destination::of(&dir.join("link")).ok(),
+            Some(Destination::Replace(file))
+        );
+        let looped = Destination::of(&dir.join("loop")).unwrap_err();
+        assert_eq!(looped.kind(), io::ErrorKind::InvalidInput);
+        let new = dir.join("new");
+        assert_eq!(Destination::of(&new).ok(), Some(Destination::Replace(new)));
+        fs::remove_dir_all(&dir).expect("clean");
+    }
+
+    #[test]
+    fn two_names_of_one_file_are_refused() {
+        let dir = folder("same");
+        fs::write(dir.join("a"), "x").expect("file");
+        fs::hard_link(dir.join("a"), dir.join("b")).expect("hard link");
+        let mut set = OutputSet::new();
+        set.add("--one", &dir.join("a")).expect("first");
+        let e = set.add("--two", &dir.join("b")).unwrap_err();
+        assert!(matches!(e, OutputError::SameFile { .. }), "{e}");
+        let mut set = OutputSet::new();
+        set.add("--one", &dir.join("new")).expect("first");
+        let again = dir.join(".").join("new");
+        assert!(matches!(
+            set.add("--two", &again),
+            Err(OutputError::SameFile { .. })
+        ));
+        fs::remove_dir_all(&dir).expect("clean");
+    }
+
+    #[test]
+    fn a_failed_write_replaces_nothing_and_leaves_no_temporary() {
+        let _lock = temporary::TEST_LOCK.lock();
+        let dir = folder("set");
+        fs::write(dir.join("kept"), "old").expect("file");
+        let mut set = OutputSet::new();
+        let kept = set.add("--kept", &dir.join("kept")).expect("kept");
+        let full = set.add("--full", Path::new("/dev/full")).expect("device");
+        set.put(kept, "new");
+        set.put(full, "anything");
+        let e = set.commit().unwrap_err();
+        assert!(e.to_string().starts_with("--full /dev/full"), "{e}");
+        assert_eq!(fs::read_to_string(dir.join("kept")).expect("kept"), "old");
+        assert_eq!(names(&dir), ["kept"]);
+        fs::remove_dir_all(&dir).expect("clean");
+    }
+
+    #[test]
+    fn an_interruption_removes_the_temporaries() {
+        let _lock = temporary::TEST_LOCK.lock();
+        let dir = folder("signal");
+        let temporary = stage(&dir.join("out"), b"half", 0).expect("staged");
+        assert!(temporary.exists());
+        temporary::remove_all();
+        assert!(names(&dir).is_empty());
+        fs::remove_dir_all(&dir).expect("clean");
     }
 }

@@ -40,3 +40,8 @@ pub fn remove_all() {
         let _ = fs::remove_file(path);
     }
 }
+
+/// Held by the tests that stage temporaries, so that one calling [`remove_all`] does not
+/// remove another's.
+#[cfg(test)]
+pub(crate) static TEST_LOCK: Mutex<()> = Mutex::new(());

@@ -80,13 +80,14 @@ fn check_item(r: &ItemRecord) -> Result<(), String> {
 /// order the runs compared them, [`bip_themes::BASELINE`] first. The bootstraps draw
 /// from `seed`, so the report equals that of one unsplit run with the same seed.
 ///
-/// Each file must begin with its run's header ([`RunRecord`]); the headers must be of one
+/// Each file must begin with its run's header ([`RunRecord`](super::RunRecord)); the headers must be of one
 /// split (`k/n` with the same n and themes) and cover every shard k = 1..n once, and
 /// every record must be of a theme its run compared.
 ///
 /// # Errors
 /// As [`parse_records`]; [`EngineError::NoRunHeader`] for a file without its header,
 /// [`EngineError::ShardMismatch`] for headers of different runs,
+/// [`EngineError::RepeatedShard`] for a shard given twice,
 /// [`EngineError::MissingShards`] when a shard is missing,
 /// [`EngineError::UnknownTheme`] for a record of a theme the run did not compare, and
 /// [`EngineError::RepeatedRecord`] when a theme's item is in two files (the same shard
@@ -106,8 +107,14 @@ pub fn merge_shards<'a>(
             file: file.to_string(),
         })?;
         let this = (shard.n(), header.themes.clone());
-        if split.get_or_insert_with(|| this.clone()) != &this || !shards.insert(shard.k()) {
+        if split.get_or_insert_with(|| this.clone()) != &this {
             return Err(EngineError::ShardMismatch {
+                file: file.to_string(),
+                shard: header.shard.clone(),
+            });
+        }
+        if !shards.insert(shard.k()) {
+            return Err(EngineError::RepeatedShard {
                 file: file.to_string(),
                 shard: header.shard.clone(),
             });
@@ -215,7 +222,7 @@ mod tests {
     #[test]
     fn incomplete_or_impossible_shards_are_refused() {
         let one = format!("{RUN_1}\n{ITEM}");
-        let cases: [(&[&str], &str); 7] = [
+        let cases: [(&[&str], &str); 8] = [
             (&[one.as_str()], "shard 2/2 is missing"),
             (&[ITEM], "f0: no run line"),
             (
@@ -249,6 +256,10 @@ mod tests {
                     &format!("{}\n{ITEM}", RUN_2.replace("2/2", "2/3")),
                 ],
                 "f1: shard 2/3 is not of the run",
+            ),
+            (
+                &[one.as_str(), one.as_str()],
+                "f1: shard 1/2 is already in an earlier file",
             ),
         ];
         for (files, expected) in cases {
