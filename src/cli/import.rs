@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use bip::episodes::import::mmtom::{read_jsonl, MmtomRecord, Note};
-use bip::io::{read_input, to_jsonl, OutputSet};
+use bip::io::{read_input, to_jsonl, Destination, OutputSet};
 
 use super::output::Output;
 
@@ -62,7 +62,9 @@ pub fn run(args: &ImportArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 
 fn mmtom(args: &MmtomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let mut outputs = OutputSet::new();
-    let jsonl = args.out.extension().is_some_and(|e| e == "jsonl");
+    // A stream (`-`, a pipe, a device) takes the episodes as JSON Lines too.
+    let stream = !matches!(Destination::of(&args.out), Ok(Destination::Replace(_)));
+    let jsonl = args.out.extension().is_some_and(|e| e == "jsonl") || stream && !args.out.is_dir();
     let out_file = jsonl.then(|| outputs.add("--out", &args.out)).transpose()?;
     let report_slot = args
         .report
