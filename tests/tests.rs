@@ -5,6 +5,7 @@ mod generate;
 mod import;
 mod inference;
 mod lm;
+mod lm_hostile;
 mod lm_policy;
 mod theme;
 mod train;

@@ -80,8 +80,7 @@ fn dispatch(command: Command, out: &mut output::Output) -> anyhow::Result<ExitCo
         Command::Calibrate(args) => calibrate::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Export(args) => virtualhome::export_run(&args),
-        // Prints with `println!` for now; moves to `out` with the LM loading rework.
-        Command::Lm(args) => lm::run(&args),
+        Command::Lm(args) => lm::run(&args, out),
         Command::Theme(args) => theme::run(&args, out),
         Command::Variance(args) => variance::run(&args, out),
         Command::Train(args) => train::run(&args),
