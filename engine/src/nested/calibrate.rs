@@ -71,3 +71,42 @@ pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, EngineError> {
         questions,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nested::generate::{generate_stories, NestedOptions};
+    use crate::nested::DEFAULT_TRUST;
+
+    #[test]
+    fn the_fit_finds_the_simulated_trust_and_saves_it() {
+        let options = NestedOptions {
+            trust: 0.7,
+            seed: 4,
+            ..NestedOptions::default()
+        };
+        let stories = generate_stories(&options, 600).expect("generate");
+        let fit = fit_trust(&stories).expect("fit");
+        let trust = fit.trust.expect("a nested calibration has a trust");
+        assert!((trust - 0.7).abs() < 0.06, "{trust}");
+        for other in [0.5, 0.9, 0.99] {
+            let (ll, _) = trust_log_likelihood(&stories, other).expect("score");
+            assert!(fit.mean_log_likelihood >= ll - 1e-6, "{other}");
+        }
+        let text = serde_json::to_string(&fit).expect("serialise");
+        assert_eq!(CalibrationFile::from_json(&text).expect("reads"), fit);
+        let no_trust = text.replace("\"trust\"", "\"mistrust\"");
+        assert!(CalibrationFile::from_json(&no_trust).is_err());
+    }
+
+    #[test]
+    fn the_default_trust_is_the_fit_the_readme_reports() {
+        let options = NestedOptions {
+            seed: 1,
+            ..NestedOptions::default()
+        };
+        let stories = generate_stories(&options, 2000).expect("generate");
+        let trust = fit_trust(&stories).expect("fit").trust.expect("trust");
+        assert!((trust - DEFAULT_TRUST).abs() < 0.005, "{trust}");
+    }
+}

@@ -191,3 +191,32 @@ pub fn story_report(
         readings: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nested::generate::{generate_stories, NestedOptions};
+
+    #[test]
+    fn stories_are_scored_by_order_deception_and_length() {
+        let stories = generate_stories(&NestedOptions::default(), 20).expect("generate");
+        let run = evaluate_stories(&stories, Trust::default(), 0);
+        let e = &run.evaluation;
+        assert_eq!(e.overall.n, 100);
+        assert_eq!(run.predictions.len(), 100);
+        let orders: Vec<&String> = e.by["order"].keys().collect();
+        assert_eq!(orders, ["0", "1", "2", "3", "4"]);
+        assert!(e.by["order"].values().all(|a| a.n == 20));
+        assert_eq!(e.by["deception"].values().map(|a| a.n).sum::<usize>(), 100);
+        assert!(e.by.contains_key("length"));
+        for a in e.by.values().flat_map(|v| v.values()) {
+            assert!(a.ci95[0] <= a.accuracy && a.accuracy <= a.ci95[1]);
+        }
+        assert_eq!(
+            evaluate_stories(&stories, Trust::default(), 0).evaluation,
+            *e
+        );
+        let json = serde_json::to_value(e).expect("serialise");
+        assert!(json["by"]["order"]["4"]["ci95"].is_array() && json["accuracy"].is_number());
+    }
+}

@@ -230,3 +230,7 @@ fn witness(world: &World, chain: &[AgentId], beliefs: &mut [LocationBelief], sta
         }
     }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;

@@ -246,3 +246,7 @@ impl Names<'_> {
         })
     }
 }
+
+#[cfg(test)]
+#[path = "story_tests.rs"]
+mod tests;

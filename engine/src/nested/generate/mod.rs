@@ -115,3 +115,65 @@ pub fn tell(story: &Story, index: usize, seed: u64) -> Vec<HitomText> {
         .map(|q| tell_record(story, q, index, &mut choose))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bip_episodes::import::hitom::read_record;
+
+    #[test]
+    fn the_same_seed_gives_the_same_stories_in_parallel_or_not() {
+        let options = NestedOptions::default();
+        let parallel = generate_stories(&options, 12).expect("generate");
+        let one_by_one: Vec<Story> = (0..12)
+            .map(|i| generate_story(&options, i).expect("generate"))
+            .collect();
+        let json = |s: &[Story]| s.iter().map(Story::to_json).collect::<Vec<_>>();
+        assert_eq!(json(&parallel), json(&one_by_one));
+        let other = generate_stories(&NestedOptions { seed: 9, ..options }, 12).expect("generate");
+        assert_ne!(json(&parallel), json(&other));
+    }
+
+    #[test]
+    fn stories_ask_every_order_with_answers_among_the_options() {
+        for story in generate_stories(&NestedOptions::default(), 30).expect("generate") {
+            let orders: Vec<usize> = story.questions().iter().map(|q| q.order()).collect();
+            assert_eq!(orders, [0, 1, 2, 3, 4], "{}", story.id());
+            assert!(story.questions().iter().all(|q| q.expected.is_some()));
+        }
+        let none = NestedOptions {
+            deception: 0.0,
+            ..NestedOptions::default()
+        };
+        let stories = generate_stories(&none, 10).expect("generate");
+        assert!(stories.iter().all(|s| !s.has_claims()));
+        let bad = NestedOptions {
+            honesty: 2.0,
+            ..NestedOptions::default()
+        };
+        assert!(generate_story(&bad, 0).is_err());
+    }
+
+    #[test]
+    fn told_stories_read_back_to_the_same_events_and_answers() {
+        for (i, story) in generate_stories(&NestedOptions::default(), 40)
+            .expect("generate")
+            .iter()
+            .enumerate()
+        {
+            let file = story.to_file();
+            for (q, record) in tell(story, i, 3).into_iter().enumerate() {
+                let line = serde_json::to_string(&record).expect("serialise");
+                let read =
+                    read_record(&line, 1).unwrap_or_else(|e| panic!("{e}\n{}", record.story));
+                assert_eq!(read.file.events, file.events, "{}", record.story);
+                let asked = &story.questions()[q];
+                let expected = asked.expected.and_then(|e| e.option()).expect("expected");
+                let answer = read.expected.as_deref();
+                let place = asked.options[expected].claim.place;
+                assert_eq!(answer, Some(story.world().furniture(place).name.as_str()));
+                assert_eq!(read.story.questions()[0].order(), asked.order());
+            }
+        }
+    }
+}

@@ -77,110 +77,128 @@ impl Writer {
     }
 }
 
-/// The world of a story with `chapters` chapters: a room per chapter (one may come back),
-/// three to five containers in each, a few more containers standing empty in the first,
-/// and an object per chapter (a chapter in a room seen before may reuse its object).
-/// Returns the writer and, per chapter, its room and object.
-fn world(rng: &mut Rng, chapters: usize, agents: usize) -> (Writer, Vec<(String, usize)>) {
-    let names = pick(rng, &NAMES, agents);
+/// Where each chapter happens and what is in the rooms: the chapters' rooms and objects,
+/// every container with its room, and the objects with where they start.
+struct Plan {
+    chapters: Vec<(String, usize)>,
+    containers: Vec<(String, String)>,
+    objects: Vec<ObjectFile>,
+}
+
+/// A room per chapter (one may come back), three to five containers in each, and an
+/// object per chapter (a chapter in a room seen before may reuse its object); then a few
+/// more containers standing empty in the first room.
+fn plan(rng: &mut Rng, chapters: usize) -> Plan {
     let rooms = pick(rng, &ROOMS, chapters);
-    let gathering = *rng.pick(&GATHERING).unwrap_or(&GATHERING[0]);
     let mut kinds: Vec<String> = COLOURS
         .iter()
         .flat_map(|c| CONTAINERS.iter().map(move |k| format!("{c}_{k}")))
         .collect();
     rng.shuffle(&mut kinds);
-    let objects = pick(rng, &OBJECTS, chapters);
-    let mut plan: Vec<(String, usize)> = Vec::new();
-    let mut container_room: Vec<(String, String)> = Vec::new();
-    let mut world_objects: Vec<ObjectFile> = Vec::new();
-    for c in 0..chapters {
+    let names = pick(rng, &OBJECTS, chapters);
+    let mut p = Plan {
+        chapters: Vec::new(),
+        containers: Vec::new(),
+        objects: Vec::new(),
+    };
+    for (c, room) in rooms.iter().enumerate() {
         let revisit = c > 0 && rng.chance(0.3);
         let room = if revisit {
-            plan[rng.below(c)].0.clone()
+            p.chapters[rng.below(c)].0.clone()
         } else {
-            rooms[c].to_string()
+            room.to_string()
         };
-        if !container_room.iter().any(|(_, r)| *r == room) {
+        if !p.containers.iter().any(|(_, r)| *r == room) {
             for _ in 0..rng.range(3, 5) {
-                container_room.push((kinds.pop().unwrap_or_default(), room.clone()));
+                p.containers
+                    .push((kinds.pop().unwrap_or_default(), room.clone()));
             }
         }
-        let in_room: Vec<usize> = (0..world_objects.len())
-            .filter(|&o| {
-                container_room
-                    .iter()
-                    .any(|(k, r)| *k == world_objects[o].at && *r == room)
-            })
+        let here: Vec<String> = p
+            .containers
+            .iter()
+            .filter(|(_, r)| *r == room)
+            .map(|(k, _)| k.clone())
+            .collect();
+        let in_room: Vec<usize> = (0..p.objects.len())
+            .filter(|&o| here.contains(&p.objects[o].at))
             .collect();
         let object = match rng.pick(&in_room) {
             Some(&o) if revisit && rng.chance(0.5) => o,
             _ => {
-                let here: Vec<&(String, String)> =
-                    container_room.iter().filter(|(_, r)| *r == room).collect();
-                let at = here[rng.below(here.len())].0.clone();
-                world_objects.push(ObjectFile {
-                    id: objects[c].to_string(),
+                let at = here[rng.below(here.len())].clone();
+                let id = names[c].to_string();
+                p.objects.push(ObjectFile {
+                    id,
                     class: None,
                     at,
                 });
-                world_objects.len() - 1
+                p.objects.len() - 1
             }
         };
-        plan.push((room, object));
+        p.chapters.push((room, object));
     }
-    let first = plan[0].0.clone();
+    let first = p.chapters[0].0.clone();
     for _ in 0..rng.range(2, 6) {
-        container_room.push((kinds.pop().unwrap_or_default(), first.clone()));
+        p.containers
+            .push((kinds.pop().unwrap_or_default(), first.clone()));
     }
-    rng.shuffle(&mut container_room);
-    let mut room_names: Vec<String> = Vec::new();
-    for (r, _) in &plan {
-        if !room_names.contains(r) {
-            room_names.push(r.clone());
+    rng.shuffle(&mut p.containers);
+    p
+}
+
+/// The world of a story with `chapters` chapters and `agents` agents (see [`plan`]), and
+/// the writer that tells it; returns the writer and, per chapter, its room and object.
+fn world(rng: &mut Rng, chapters: usize, agents: usize) -> (Writer, Vec<(String, usize)>) {
+    let names = pick(rng, &NAMES, agents);
+    let gathering = *rng.pick(&GATHERING).unwrap_or(&GATHERING[0]);
+    let plan = plan(rng, chapters);
+    let mut rooms: Vec<String> = Vec::new();
+    for (r, _) in &plan.chapters {
+        if !rooms.contains(r) {
+            rooms.push(r.clone());
         }
     }
-    room_names.push(gathering.to_string());
+    rooms.push(gathering.to_string());
+    let furniture = plan
+        .containers
+        .iter()
+        .map(|(c, r)| FurnitureFile {
+            id: c.clone(),
+            class: None,
+            room: r.clone(),
+            kind: KindFile::Container,
+            open: false,
+        })
+        .collect();
+    let agents = names.iter().map(|n| StoryAgentFile {
+        name: n.to_string(),
+        start: None,
+    });
     let file = StoryFile {
         format: FORMAT.to_string(),
         id: None,
         description: None,
         tags: [("length".to_string(), chapters.to_string())].into(),
         world: WorldFile {
-            rooms: room_names,
+            rooms,
             doors: None,
-            furniture: container_room
-                .iter()
-                .map(|(c, r)| FurnitureFile {
-                    id: c.clone(),
-                    class: None,
-                    room: r.clone(),
-                    kind: KindFile::Container,
-                    open: false,
-                })
-                .collect(),
-            objects: world_objects,
+            furniture,
+            objects: plan.objects,
             alternatives: Vec::new(),
         },
-        agents: names
-            .iter()
-            .map(|n| StoryAgentFile {
-                name: n.to_string(),
-                start: None,
-            })
-            .collect(),
+        agents: agents.collect(),
         events: Vec::new(),
         questions: Vec::new(),
     };
-    let object_at = file.world.objects.iter().map(|o| o.at.clone()).collect();
     let writer = Writer {
         agent_room: vec![None; names.len()],
         seen: vec![vec![None; file.world.objects.len()]; names.len()],
-        object_at,
-        container_room,
+        object_at: file.world.objects.iter().map(|o| o.at.clone()).collect(),
+        container_room: plan.containers,
         file,
     };
-    (writer, plan)
+    (writer, plan.chapters)
 }
 
 /// A generated story without questions: chapters in which agents enter a room, some move

@@ -234,3 +234,7 @@ fn split_sentences(text: &str) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "record_tests.rs"]
+mod tests;

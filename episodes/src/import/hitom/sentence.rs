@@ -13,11 +13,12 @@
 //! - Agents and nothing else ("Noah saw a monkey", "Ann lost his watch"): nothing.
 //!
 //! A sentence naming an object but no container, or a container but too many agents, or
-//! denying what happened, cannot be read: the error names the words.
+//! denying what happened, or standing for an agent with a pronoun, cannot be read: the
+//! error names the words.
 
 use super::words::{
-    has_phrase, words, Word, DETERMINERS, ENTER, FROM, LEAVE, LIKE, NOT, PRIVATE, PUBLIC, SAY,
-    STAY, STAY_PHRASES,
+    has_phrase, words, Word, DETERMINERS, ENTER, FROM, LEAVE, LIKE, NOT, PRIVATE, PRONOUNS, PUBLIC,
+    SAY, STAY, STAY_PHRASES,
 };
 
 /// What a sentence says, in the story's words.
@@ -129,10 +130,20 @@ pub(super) fn read_sentence(sentence: &str, known: &dyn Known) -> Result<Said, U
             why: "a liking says nothing of where anyone or anything is",
         });
     }
+    if let Some(w) = p.words.iter().find(|w| w.is_any(PRONOUNS)) {
+        return Err(unread(
+            w.text,
+            "stands for someone the sentence does not name",
+        ));
+    }
     if p.containers.is_empty() {
         return presence(&p, known);
     }
-    let objects: Vec<&String> = p.nouns.iter().filter(|n| !known.is_room(n)).collect();
+    let mut objects: Vec<&String> = p.nouns.iter().filter(|n| !known.is_room(n)).collect();
+    if objects.iter().any(|o| known.is_object(o)) {
+        // "to the group", "in the corner": nouns the story does not track, beside one it does.
+        objects.retain(|o| known.is_object(o));
+    }
     let object = match objects.as_slice() {
         [] if p.agents.is_empty() => {
             return Err(unread(sentence, "names a container but no object or agent"))
@@ -218,7 +229,17 @@ fn destination(p: &Parts<'_>) -> Result<(String, Option<String>), Unread> {
 /// A sentence with no container: agents entering, leaving or staying, or nothing.
 fn presence(p: &Parts<'_>, known: &dyn Known) -> Result<Said, Unread> {
     if let Some(o) = p.nouns.iter().find(|n| known.is_object(n)) {
-        return Err(unread(o.as_str(), "names an object but no container"));
+        let other = p
+            .nouns
+            .iter()
+            .find(|n| !known.is_object(n) && !known.is_room(n));
+        return Err(match other {
+            Some(other) => unread(
+                format!("the {other}"),
+                "is not one of the record's containers",
+            ),
+            None => unread(o.as_str(), "names an object but no container"),
+        });
     }
     let rooms = &p.nouns;
     if p.agents.is_empty() {
@@ -244,3 +265,7 @@ fn presence(p: &Parts<'_>, known: &dyn Known) -> Result<Said, Unread> {
         }),
     }
 }
+
+#[cfg(test)]
+#[path = "sentence_tests.rs"]
+mod tests;

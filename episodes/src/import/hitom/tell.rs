@@ -269,30 +269,8 @@ fn event(
     let c = |f: crate::ids::FurnitureId| world.furniture(f).name.clone();
     match *event {
         Event::Exit { agent, room } => {
-            let room = &world.room(room).name;
-            let mut out = Vec::new();
-            if !moved[agent.index()] && choose(2) == 0 {
-                let template = one(
-                    choose,
-                    &[
-                        "{a} made no movements and stayed in the {room} for 1 minute.",
-                        "{a} waited in the {room} for a while.",
-                        "{a} remained in the {room}.",
-                    ],
-                );
-                out.push(fill(template, &[("{a}", &name(agent)), ("{room}", room)]));
-            }
-            let template = one(
-                choose,
-                &[
-                    "{a} exited the {room}.",
-                    "{a} left the {room}.",
-                    "{a} walked out of the {room}.",
-                    "{a} left.",
-                ],
-            );
-            out.push(fill(template, &[("{a}", &name(agent)), ("{room}", room)]));
-            out
+            let stayed = !moved[agent.index()] && choose(2) == 0;
+            exit(&name(agent), &world.room(room).name, stayed, choose)
         }
         Event::Move { agent, object, to } => {
             let template = one(
@@ -306,19 +284,14 @@ fn event(
                 ],
             );
             let from = c(state.object_at[object.index()]);
+            let object = world.object(object).name.clone();
             let pairs = [
                 ("{a}", name(agent)),
-                ("{o}", world.object(object).name.clone()),
+                ("{o}", object),
                 ("{from}", from),
                 ("{c}", c(to)),
             ];
-            vec![fill(
-                template,
-                &pairs
-                    .iter()
-                    .map(|(k, v)| (*k, v.as_str()))
-                    .collect::<Vec<_>>(),
-            )]
+            vec![fill_owned(template, &pairs)]
         }
         Event::Claim {
             speaker,
@@ -326,44 +299,75 @@ fn event(
             place,
             listener,
         } => {
-            let template = match listener {
-                None => one(
-                    choose,
-                    &[
-                        "{s} publicly claimed that the {o} is in the {c}.",
-                        "{s} publicly claimed that {o} is in the {c}.",
-                        "{s} announced that the {o} is in the {c}.",
-                        "{s} told everyone that the {o} was in the {c}.",
-                        "{s} said aloud that the {o} is in the {c}.",
-                    ],
-                ),
-                Some(_) => one(
-                    choose,
-                    &[
-                        "{s} privately told {l} that the {o} is in the {c}.",
-                        "{s} whispered to {l} that the {o} is in the {c}.",
-                        "{s} told {l} in private that the {o} is in the {c}.",
-                        "{s} quietly informed {l} that the {o} was in the {c}.",
-                    ],
-                ),
-            };
             let pairs = [
                 ("{s}", name(speaker)),
                 ("{l}", listener.map(name).unwrap_or_default()),
                 ("{o}", world.object(object).name.clone()),
                 ("{c}", c(place)),
             ];
-            vec![fill(
-                template,
-                &pairs
-                    .iter()
-                    .map(|(k, v)| (*k, v.as_str()))
-                    .collect::<Vec<_>>(),
-            )]
+            vec![fill_owned(claim(listener.is_some(), choose), &pairs)]
         }
         Event::Enter { agent, room } => {
             vec![enter(&[&name(agent)], &world.room(room).name, choose)]
         }
+    }
+}
+
+fn fill_owned(template: &str, pairs: &[(&str, String)]) -> String {
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    fill(template, &pairs)
+}
+
+/// An agent leaving, perhaps after being said to stay.
+fn exit(agent: &str, room: &str, stayed: bool, choose: &mut Choose<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    if stayed {
+        let template = one(
+            choose,
+            &[
+                "{a} made no movements and stayed in the {room} for 1 minute.",
+                "{a} waited in the {room} for a while.",
+                "{a} remained in the {room}.",
+            ],
+        );
+        out.push(fill(template, &[("{a}", agent), ("{room}", room)]));
+    }
+    let template = one(
+        choose,
+        &[
+            "{a} exited the {room}.",
+            "{a} left the {room}.",
+            "{a} walked out of the {room}.",
+            "{a} left.",
+        ],
+    );
+    out.push(fill(template, &[("{a}", agent), ("{room}", room)]));
+    out
+}
+
+/// The wording of a claim, private or public.
+fn claim(private: bool, choose: &mut Choose<'_>) -> &'static str {
+    if private {
+        one(
+            choose,
+            &[
+                "{s} privately told {l} that the {o} is in the {c}.",
+                "{s} whispered to {l} that the {o} is in the {c}.",
+                "{s} told {l} in private that the {o} is in the {c}.",
+                "{s} quietly informed {l} that the {o} was in the {c}.",
+            ],
+        )
+    } else {
+        one(
+            choose,
+            &[
+                "{s} publicly claimed that the {o} is in the {c}.",
+                "{s} publicly claimed that {o} is in the {c}.",
+                "{s} announced that the {o} is in the {c}.",
+                "{s} told everyone that the {o} was in the {c}.",
+                "{s} said aloud that the {o} is in the {c}.",
+            ],
+        )
     }
 }
 

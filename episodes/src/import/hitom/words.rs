@@ -55,78 +55,34 @@ pub(super) fn has_phrase(words: &[Word<'_>], phrases: &[&str]) -> bool {
 }
 
 /// Capitalised words that are not names: sentence openers, pronouns, question words.
+#[rustfmt::skip]
 pub(super) const NOT_NAMES: &[&str] = &[
-    "a",
-    "after",
-    "afterwards",
-    "all",
-    "an",
-    "and",
-    "answer",
-    "at",
-    "before",
-    "but",
-    "by",
-    "does",
-    "during",
-    "eventually",
-    "everybody",
-    "everyone",
-    "finally",
-    "first",
-    "he",
-    "her",
-    "his",
-    "i",
-    "in",
-    "inside",
-    "it",
-    "its",
-    "later",
-    "meanwhile",
-    "next",
-    "no",
-    "nobody",
-    "note",
-    "now",
-    "on",
-    "once",
-    "please",
-    "question",
-    "read",
-    "she",
-    "so",
-    "soon",
-    "story",
-    "suddenly",
-    "that",
-    "the",
-    "their",
-    "then",
-    "there",
-    "they",
-    "this",
-    "to",
-    "what",
-    "when",
-    "where",
-    "which",
-    "while",
-    "who",
-    "with",
-    "you",
+    "a", "after", "afterwards", "all", "an", "and", "answer", "anybody", "anyone", "at",
+    "before", "below", "but", "by", "does", "during", "eventually", "everybody", "everyone",
+    "finally", "first", "he", "her", "his", "i", "in", "inside", "it", "its", "later",
+    "meanwhile", "next", "no", "nobody", "note", "now", "on", "once", "please", "question",
+    "read", "she", "so", "somebody", "someone", "soon", "story", "suddenly", "that", "the",
+    "their", "then", "there", "they", "this", "to", "we", "what", "when", "where", "which",
+    "while", "who", "with", "would", "you",
+];
+
+/// Words that stand for an agent without naming it: a sentence with one cannot say who.
+pub(super) const PRONOUNS: &[&str] = &[
+    "he", "she", "they", "him", "them", "we", "someone", "somebody",
 ];
 
 /// Determiners after which a word is a noun the story may track.
 pub(super) const DETERMINERS: &[&str] = &["the"];
 
 /// Words that leave a room.
+#[rustfmt::skip]
 pub(super) const LEAVE: &[&str] = &[
     "exit", "exited", "exiting", "exits", "leave", "leaves", "leaving", "left", "depart",
     "departed", "departs", "out",
 ];
 
-/// Words and phrases that stay where one is.
+/// Words that stay where one is.
+#[rustfmt::skip]
 pub(super) const STAY: &[&str] = &[
     "stay", "stayed", "stays", "remain", "remained", "remains", "wait", "waited", "waits",
     "linger", "lingered", "lingers", "idled", "loitered",
@@ -136,70 +92,42 @@ pub(super) const STAY: &[&str] = &[
 pub(super) const STAY_PHRASES: &[&str] = &["no movements", "no movement", "did not move"];
 
 /// Words that go into a room (verbs of motion and the prepositions that lead to a room).
+#[rustfmt::skip]
 pub(super) const ENTER: &[&str] = &[
     "arrive", "arrived", "arrives", "came", "come", "comes", "enter", "entered", "enters",
     "gathered", "go", "goes", "headed", "in", "inside", "into", "joined", "moved", "ran",
-    "reached", "returned", "stepped", "to", "toward", "towards", "walked", "went", "wandered",
+    "reached", "returned", "stepped", "to", "toward", "towards", "walked", "went",
+    "wandered",
 ];
 
 /// Words of saying: a sentence that names an object in a container and has one of these
 /// (or a second agent, or "that") tells rather than moves.
+#[rustfmt::skip]
 pub(super) const SAY: &[&str] = &[
-    "announced",
-    "assured",
-    "claimed",
-    "claims",
-    "confided",
-    "declared",
-    "explained",
-    "hinted",
-    "informed",
-    "insisted",
-    "lied",
-    "mentioned",
-    "remarked",
-    "reported",
-    "revealed",
-    "said",
-    "says",
-    "shouted",
-    "stated",
-    "suggested",
-    "swore",
-    "tells",
-    "told",
-    "whispered",
-    "wrote",
+    "announced", "assured", "claimed", "claims", "confided", "declared", "explained",
+    "hinted", "informed", "insisted", "lied", "mentioned", "remarked", "reported",
+    "revealed", "said", "says", "shouted", "stated", "suggested", "swore", "tells", "told",
+    "whispered", "wrote",
 ];
 
 /// Cues that a claim is heard by everyone present.
+#[rustfmt::skip]
 pub(super) const PUBLIC: &[&str] = &[
-    "aloud",
-    "announced",
-    "everybody",
-    "everyone",
-    "loudly",
-    "openly",
-    "public",
-    "publicly",
-    "shouted",
+    "aloud", "announced", "everybody", "everyone", "loudly", "openly", "public",
+    "publicly", "shouted",
 ];
 
 /// Cues that a claim is heard by one listener only.
+#[rustfmt::skip]
 pub(super) const PRIVATE: &[&str] = &[
-    "confided",
-    "private",
-    "privately",
-    "quietly",
-    "secret",
-    "secretly",
-    "whispered",
+    "confided", "private", "privately", "quietly", "secret", "secretly", "whispered",
 ];
 
 /// Words of liking and disliking: a sentence with one says nothing of where things are.
+#[rustfmt::skip]
 pub(super) const LIKE: &[&str] = &[
-    "adores", "detests", "dislike", "disliked", "dislikes", "enjoys", "fancies", "hated", "hates",
-    "like", "liked", "likes", "loved", "loves", "prefers",
+    "adores", "detests", "dislike", "disliked", "dislikes", "enjoys", "fancies", "hated",
+    "hates", "like", "liked", "likes", "loved", "loves", "prefers",
 ];
 
 /// Words that deny what the sentence says happened.
