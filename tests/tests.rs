@@ -6,6 +6,8 @@ mod import;
 mod inference;
 mod lm;
 mod lm_policy;
+mod nested;
+mod regression;
 mod theme;
 mod train;
 mod util;
