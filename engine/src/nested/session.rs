@@ -26,8 +26,8 @@ pub type Chain = Vec<AgentId>;
 ///   entering a room, moves, and statements of where things are.
 /// - **Testimony** (rules 3 and 4): a claim is heard by its listener (private) or by
 ///   everyone in the speaker's room (public). It moves, with the weights of [`Trust`],
-///   a hearer's belief ([L]), the hearer's model of the speaker ([L, S]) and the
-///   speaker's model of the hearer ([S, L]). A model of a hearer held by anyone else is
+///   a hearer's belief (`[L]`), the hearer's model of the speaker (`[L, S]`) and the
+///   speaker's model of the hearer (`[S, L]`). A model of a hearer held by anyone else is
 ///   not moved: one agent infers another's mind from shared presence or from their own
 ///   exchanges (rule 2), and what a third party makes of a claim is not witnessed.
 /// - Beliefs start as no idea (every container alike).
