@@ -7,6 +7,8 @@ mod inference;
 mod lm;
 mod lm_hostile;
 mod lm_policy;
+mod nested;
+mod regression;
 mod theme;
 mod train;
 mod util;

@@ -52,6 +52,48 @@ pub fn examples() -> Vec<Episode> {
         .collect()
 }
 
+/// Four Hi-ToM-style records written for the tests (not from the benchmark), one JSON
+/// object a line: a two-chapter story with a public and a private claim, told once in
+/// Hi-ToM's words (with a VP instruction line, distractors and a closing `***`) and once
+/// in other words; questions of orders 2, 1, 2 (reworded) and 0, answered by the rules
+/// (red_crate, green_drawer, red_crate, red_bucket).
+pub const HITOM_RECORDS: &str = r####"{"prompting_type": "VP", "deception": true, "story_length": 2, "question_order": 2, "sample_id": 1, "story": "Read the following story and answer the multiple-choice question. Please provide answer without explanations.\n1 Mara, Tobias, Ines and Pavel entered the greenhouse.\n2 The plum is in the red_crate.\n3 Mara made no movements and stayed in the greenhouse for 1 minute.\n4 Mara exited the greenhouse.\n5 Tobias moved the plum to the blue_basket.\n6 Ines likes the green_drawer.\n7 Tobias exited the greenhouse.\n8 Ines moved the plum to the green_drawer.\n9 Ines exited the greenhouse.\n10 Pavel saw a cat.\n11 Pavel exited the greenhouse.\n12 Mara, Tobias, Ines and Pavel entered the waiting_room.\n13 Ines publicly claimed that plum is in the red_crate.\n14 Pavel privately told Mara that the plum is in the green_drawer.\n15 Tobias, Pavel and Mara entered the cellar.\n16 The fig is in the blue_chest.\n17 Tobias moved the fig to the red_bucket.\n18 Tobias exited the cellar.\n19 Mara lost his gloves.\n20 Pavel exited the cellar.\n21 Mara exited the cellar.\n22 Tobias, Pavel and Mara entered the waiting_room.\n\n***", "question": "Where does Mara think Tobias thinks the plum is?", "choices": "A. red_crate, B. blue_basket, C. green_drawer, D. blue_chest, E. red_bucket, F. green_box", "answer": "red_crate"}
+{"prompting_type": "CoTP", "deception": true, "story_length": 2, "question_order": 1, "sample_id": 2, "story": "1 Mara, Tobias, Ines and Pavel entered the greenhouse.\n2 The plum is in the red_crate.\n3 Mara made no movements and stayed in the greenhouse for 1 minute.\n4 Mara exited the greenhouse.\n5 Tobias moved the plum to the blue_basket.\n6 Ines likes the green_drawer.\n7 Tobias exited the greenhouse.\n8 Ines moved the plum to the green_drawer.\n9 Ines exited the greenhouse.\n10 Pavel saw a cat.\n11 Pavel exited the greenhouse.\n12 Mara, Tobias, Ines and Pavel entered the waiting_room.\n13 Ines publicly claimed that plum is in the red_crate.\n14 Pavel privately told Mara that the plum is in the green_drawer.\n15 Tobias, Pavel and Mara entered the cellar.\n16 The fig is in the blue_chest.\n17 Tobias moved the fig to the red_bucket.\n18 Tobias exited the cellar.\n19 Mara lost his gloves.\n20 Pavel exited the cellar.\n21 Mara exited the cellar.\n22 Tobias, Pavel and Mara entered the waiting_room.\n\n***", "question": "Where does Mara really think the plum is?", "choices": "A. red_crate, B. blue_basket, C. green_drawer, D. blue_chest, E. red_bucket, F. green_box", "answer": "green_drawer"}
+{"prompting_type": "bip", "deception": true, "story_length": 2, "question_order": 2, "sample_id": 3, "story": "1 Mara and Tobias and Ines and Pavel walked into the greenhouse.\n2 Inside the red_crate is the plum.\n3 Mara waited in the greenhouse for a while.\n4 Mara left the greenhouse.\n5 Tobias shifted the plum over to the blue_basket.\n6 Ines adores the green_drawer.\n7 Tobias walked out of the greenhouse.\n8 Ines took the plum from the blue_basket and tucked it into the green_drawer.\n9 Ines left.\n10 Pavel spotted a heron. Then Pavel departed from the greenhouse.\n11 Mara, Tobias, Ines and Pavel gathered in the waiting_room.\n12 Ines told everyone that the plum was in the red_crate.\n13 In private, Pavel let Mara know the plum is in the green_drawer.\n14 Tobias, Pavel and Mara headed to the cellar.\n15 The fig sits in the blue_chest.\n16 Tobias relocated the fig into the red_bucket.\n17 Tobias exited the cellar.\n18 Pavel left the cellar.\n19 Mara walked out of the cellar.\n20 Tobias, Pavel and Mara came back to the waiting_room.", "question": "In Mara's view, where would Tobias say the plum is?", "choices": "A. red_crate, B. blue_basket, C. green_drawer, D. blue_chest, E. red_bucket, F. green_box", "answer": "red_crate"}
+{"prompting_type": "CoTP", "deception": true, "story_length": 2, "question_order": 0, "sample_id": 4, "story": "1 Mara and Tobias and Ines and Pavel walked into the greenhouse.\n2 Inside the red_crate is the plum.\n3 Mara waited in the greenhouse for a while.\n4 Mara left the greenhouse.\n5 Tobias shifted the plum over to the blue_basket.\n6 Ines adores the green_drawer.\n7 Tobias walked out of the greenhouse.\n8 Ines took the plum from the blue_basket and tucked it into the green_drawer.\n9 Ines left.\n10 Pavel spotted a heron. Then Pavel departed from the greenhouse.\n11 Mara, Tobias, Ines and Pavel gathered in the waiting_room.\n12 Ines told everyone that the plum was in the red_crate.\n13 In private, Pavel let Mara know the plum is in the green_drawer.\n14 Tobias, Pavel and Mara headed to the cellar.\n15 The fig sits in the blue_chest.\n16 Tobias relocated the fig into the red_bucket.\n17 Tobias exited the cellar.\n18 Pavel left the cellar.\n19 Mara walked out of the cellar.\n20 Tobias, Pavel and Mara came back to the waiting_room.", "question": "Where is the fig really?", "choices": "A. red_crate, B. blue_basket, C. green_drawer, D. blue_chest, E. red_bucket, F. green_box", "answer": "red_bucket"}
+"####;
+
+/// A small story written for the tests: Ann and Bo enter the patio, where the pear is in
+/// the red box; Ann leaves; Bo moves the pear to the blue jar. One question: where does
+/// Ann think the pear is (a: red box, expected; b: blue jar).
+pub const STORY: &str = r#"{
+  "format": "bip-episode/1",
+  "id": "pear",
+  "world": {"rooms": ["patio", "lobby"],
+    "furniture": [{"id": "red_box", "room": "patio", "kind": "container"},
+                  {"id": "blue_jar", "room": "patio", "kind": "container"}],
+    "objects": [{"id": "pear", "at": "red_box"}]},
+  "agents": [{"name": "Ann"}, {"name": "Bo"}],
+  "events": [{"enter": {"agent": "Ann", "room": "patio"}},
+             {"enter": {"agent": "Bo", "room": "patio"}},
+             {"exit": {"agent": "Ann", "room": "patio"}},
+             {"move": {"agent": "Bo", "object": "pear", "to": "blue_jar"}}],
+  "questions": [{"id": "ann", "type": "order 1", "options": [
+      {"belief": {"of": ["Ann"], "object": "pear", "container": "red_box"}},
+      {"belief": {"of": ["Ann"], "object": "pear", "container": "blue_jar"}}],
+    "expected": "a"}]
+}"#;
+
+/// The parts of [`STORY`], for tests to change and check again.
+///
+/// # Panics
+/// If [`STORY`] does not read (a bug in the fixture).
+pub fn story_parts() -> crate::story::StoryParts {
+    crate::story::Story::from_json(STORY, "pear")
+        .expect("the story fixture reads")
+        .into_parts()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

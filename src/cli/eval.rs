@@ -12,6 +12,7 @@ use bip::io::{to_jsonl, write_atomically};
 use bip::plot::reliability_svg;
 
 use super::input::{read_inputs, InputFormat};
+use super::nested::{read_documents, read_hitom, TrustArgs};
 use super::output::{check_svg, Output};
 use super::policy::PolicyArgs;
 use super::progress::Progress;
@@ -29,13 +30,15 @@ pub struct EvalArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// What the files hold.
-    #[arg(long, value_enum, default_value_t = InputFormat::Episodes)]
-    format: InputFormat,
+    #[arg(long, value_enum, default_value_t = EvalFormat::Episodes)]
+    format: EvalFormat,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
     policy: PolicyArgs,
+    #[command(flatten)]
+    trust: TrustArgs,
     /// Write one JSON line per question (episode, question, content hash, posterior,
     /// answer, expected) to this file.
     #[arg(long)]
@@ -55,6 +58,18 @@ pub struct EvalArgs {
     plot: Option<PathBuf>,
 }
 
+/// What the files of `bip eval` hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum EvalFormat {
+    /// `bip-episode/1` documents (`.jsonl` one a line, or `.json`): single-agent episodes
+    /// or stories, not both.
+    Episodes,
+    /// MMToM-QA text questions (JSONL), read with `bip import mmtom`'s reader.
+    Mmtom,
+    /// Hi-ToM records (JSONL), read with `bip import hitom`'s reader into stories.
+    Hitom,
+}
+
 /// Runs `bip eval`.
 pub fn run(args: &EvalArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let margin = args.abstain_below.unwrap_or(0.0);
@@ -62,8 +77,18 @@ pub fn run(args: &EvalArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         bail!("--abstain-below: {margin} is not a margin ≥ 0");
     }
     check_svg(args.plot.as_deref())?;
+    let (episodes, unreadable) = match args.format {
+        EvalFormat::Mmtom => read_inputs(&args.files, InputFormat::Mmtom)?,
+        EvalFormat::Episodes => match read_documents(&args.files)? {
+            (_, stories) if !stories.is_empty() => return stories_run(args, &stories, None, out),
+            (episodes, _) => (episodes, None),
+        },
+        EvalFormat::Hitom => {
+            let (stories, unreadable) = read_hitom(&args.files)?;
+            return stories_run(args, &stories, Some(unreadable), out);
+        }
+    };
     let policy = args.policy.build()?;
-    let (episodes, unreadable) = read_inputs(&args.files, args.format)?;
     let options = EvaluateOptions {
         batch: BatchOptions {
             pruning: args.policy.pruning()?,
@@ -96,6 +121,35 @@ pub fn run(args: &EvalArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         "bip: {questions} questions from {} episodes in {seconds:.2} s ({:.1} ms per question)",
         episodes.len(),
         seconds * 1e3 / questions.max(1) as f64
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `bip eval` on stories: nested-belief inference with the trust of the flags.
+fn stories_run(
+    args: &EvalArgs,
+    stories: &[bip::episodes::Story],
+    unreadable: Option<usize>,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
+    if args.abstain_below.is_some() || args.risk_coverage.is_some() || args.plot.is_some() {
+        bail!("--abstain-below, --risk-coverage and --plot are for single-agent episodes");
+    }
+    let trust = args.trust.trust(args.policy.calibration())?;
+    let started = std::time::Instant::now();
+    super::nested::eval(
+        stories,
+        unreadable,
+        trust,
+        args.json,
+        args.predictions.as_deref(),
+        out,
+    )?;
+    let questions: usize = stories.iter().map(|s| s.questions().len()).sum();
+    eprintln!(
+        "bip: {questions} questions from {} stories in {:.2} s",
+        stories.len(),
+        started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
 }

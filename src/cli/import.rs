@@ -28,6 +28,9 @@ enum Format {
     /// A VirtualHome scene graph and, optionally, a program bound to it, read into one
     /// episode; every choice the importer makes is reported.
     Virtualhome(super::virtualhome::VirtualhomeArgs),
+    /// Hi-ToM records, one JSON object a line (`story`, `question`, `choices`, `answer`),
+    /// each read into one story (the multi-agent kind of episode).
+    Hitom(super::import_hitom::HitomArgs),
 }
 
 /// Arguments of `bip import mmtom`.
@@ -55,6 +58,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitCode> {
     match &args.format {
         Format::Mmtom(args) => mmtom(args),
         Format::Virtualhome(args) => super::virtualhome::import_run(args),
+        Format::Hitom(args) => super::import_hitom::run(args),
     }
 }
 
@@ -118,21 +122,21 @@ fn mmtom(args: &MmtomArgs) -> anyhow::Result<ExitCode> {
 
 /// What the reader made of one line of the input.
 #[derive(Debug, Serialize)]
-struct ReportLine {
+pub(super) struct ReportLine {
     /// The line, from 1.
-    line: usize,
+    pub line: usize,
     /// The episode's id, when read.
     #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<String>,
+    pub id: Option<String>,
     /// Every assumption made.
-    notes: Vec<Note>,
+    pub notes: Vec<Note>,
     /// Why the line could not be read.
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
+    pub error: Option<String>,
 }
 
 /// Writes the report: JSON Lines for a `.jsonl` path, text otherwise.
-fn write_report(report: &[ReportLine], path: &Path) -> anyhow::Result<()> {
+pub(super) fn write_report(report: &[ReportLine], path: &Path) -> anyhow::Result<()> {
     let text = if path.extension().is_some_and(|e| e == "jsonl") {
         to_jsonl(report).context("serialising the report")?
     } else {

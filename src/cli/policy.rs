@@ -205,6 +205,11 @@ impl PolicyArgs {
         )
     }
 
+    /// The calibration file given, if any.
+    pub fn calibration(&self) -> Option<&std::path::Path> {
+        self.calibration.as_deref()
+    }
+
     /// β from --beta, --calibration or the default.
     fn beta(&self) -> anyhow::Result<f64> {
         Ok(match (&self.calibration, self.beta) {
@@ -220,7 +225,7 @@ impl PolicyArgs {
                         file.policy
                     );
                 }
-                file.beta
+                file.beta.context("the calibration has no β")?
             }
             (None, Some(beta)) => beta,
             (None, None) => DEFAULT_BETA,

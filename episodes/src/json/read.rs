@@ -63,7 +63,7 @@ impl Episode {
     }
 }
 
-fn build_world(file: &WorldFile) -> Result<World, EpisodeError> {
+pub(crate) fn build_world(file: &WorldFile) -> Result<World, EpisodeError> {
     let mut seen = HashMap::new();
     if file.rooms.is_empty() {
         return Err(EpisodeError::invalid(
@@ -465,7 +465,11 @@ fn build_option(world: &World, o: &OptionFile, field: &str) -> Result<AnswerOpti
 }
 
 /// The expected answer `letter` of question `field`, which has `options` options.
-fn build_expected(letter: &str, options: usize, field: &str) -> Result<Expected, EpisodeError> {
+pub(crate) fn build_expected(
+    letter: &str,
+    options: usize,
+    field: &str,
+) -> Result<Expected, EpisodeError> {
     if letter == Expected::UNKNOWABLE {
         return Ok(Expected::Unknowable);
     }
