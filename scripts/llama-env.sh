@@ -19,6 +19,10 @@ key="$( { echo "$package"; "$python" -c 'import sys; print(sys.version)'; } \
         | sha256sum | cut -c1-16)"
 venv="${BIP_CACHE:-$HOME/.cache/bip}/llama-$key"
 
+mkdir -p "$(dirname "$venv")"
+# One build at a time: a second caller waits for the first, then finds it done.
+exec 9>"$venv.lock"
+flock 9
 if [[ ! -f "$venv/.complete" ]]; then
     echo "llama-env: making $venv (building llama.cpp from source takes minutes)" >&2
     rm -rf "$venv"
