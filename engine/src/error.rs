@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use bip_episodes::{EpisodeError, Impossible, QuestionType};
+use bip_episodes::{EpisodeError, Impossible, QuestionType, StoryImpossible};
 
 use crate::policy::PolicyFailure;
 
@@ -49,6 +49,18 @@ pub enum EngineError {
         reason: String,
         /// Why, to branch on.
         why: Impossible,
+    },
+    /// An event pushed to a nested-belief session cannot happen in its current state.
+    #[error("event {step} ({event}): impossible: {reason}")]
+    ImpossibleEvent {
+        /// 0-based index of the event.
+        step: usize,
+        /// The event.
+        event: String,
+        /// Why, in the story's names.
+        reason: String,
+        /// Why, to branch on.
+        why: StoryImpossible,
     },
     /// A policy returned NaN, which is a bug in that policy.
     #[error("policy {policy} returned NaN at step {step} for {action}")]
@@ -136,6 +148,26 @@ pub enum EngineError {
     CalibrationBeta {
         /// The file's β.
         beta: f64,
+    },
+    /// A calibration file lacks the parameter its policy needs, or has one out of range.
+    #[error("{policy} calibration: {field}: {reason}")]
+    CalibrationField {
+        /// The file's `policy`.
+        policy: String,
+        /// The field at fault.
+        field: &'static str,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// The nested-story generator made a story that is not valid (a bug in the generator,
+    /// reported rather than hidden).
+    #[error("generating story {index}: the generated story is invalid")]
+    GeneratedStoryInvalid {
+        /// Index of the story in its stream.
+        index: usize,
+        /// Why.
+        #[source]
+        source: EpisodeError,
     },
     /// Inference over one episode of a batch failed.
     #[error("episode {episode}: inference failed")]

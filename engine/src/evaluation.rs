@@ -345,7 +345,7 @@ pub(crate) fn by_type(outcomes: &[Outcome]) -> BTreeMap<&str, Vec<&Outcome>> {
 
 /// Percentile bootstrap of accuracy over episodes: resample episodes with replacement,
 /// keeping each episode's questions together.
-fn cluster_bootstrap(outcomes: &[Outcome], margin: f64, seed: u64) -> [f64; 2] {
+pub(crate) fn cluster_bootstrap(outcomes: &[Outcome], margin: f64, seed: u64) -> [f64; 2] {
     let mut clusters: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for o in outcomes {
         let entry = clusters.entry(o.episode.as_str()).or_default();

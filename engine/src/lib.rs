@@ -46,6 +46,7 @@ pub mod generate;
 mod hypothesis;
 mod inference;
 pub mod logprob;
+pub mod nested;
 mod observer;
 mod policy;
 mod posterior;

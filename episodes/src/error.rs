@@ -4,6 +4,7 @@ use thiserror::Error;
 
 use crate::limits::quoted;
 use crate::state::Impossible;
+use crate::story::StoryImpossible;
 
 /// Why an episode could not be read. Every variant names where the problem is.
 #[derive(Debug, Error, PartialEq)]
@@ -104,6 +105,18 @@ pub enum EpisodeError {
         reason: String,
         /// Why it cannot happen, to branch on.
         why: Impossible,
+    },
+    /// An event of a story that cannot happen in the state the earlier events led to.
+    #[error("events[{index}] ({event}): impossible: {reason}")]
+    ImpossibleEvent {
+        /// Position in `events`.
+        index: usize,
+        /// The event as written.
+        event: String,
+        /// Why it cannot happen, in the story's names.
+        reason: String,
+        /// Why it cannot happen, to branch on.
+        why: StoryImpossible,
     },
 }
 

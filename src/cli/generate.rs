@@ -14,36 +14,62 @@ use bip::io::{to_jsonl, OutputSet};
 use super::output::Output;
 
 /// The most episodes one run generates (each is kept in memory until written).
-const MAX_EPISODES: usize = 1_000_000;
+pub(super) const MAX_EPISODES: usize = 1_000_000;
+
+/// What `bip generate` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// One agent acting on a goal and a belief, with MMToM-QA-type questions.
+    Mmtom,
+    /// Stories of several agents who move things and tell each other where they are, with
+    /// nested-belief questions of orders 0 to 4 (Hi-ToM-like).
+    Nested,
+}
 
 /// Arguments of `bip generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
+    /// What to generate.
+    #[arg(long, value_enum, default_value_t = Kind::Mmtom)]
+    pub kind: Kind,
     /// How many episodes.
     #[arg(long, short)]
-    n: usize,
+    pub n: usize,
     /// Random seed; the same seed gives byte-identical output.
     #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Output file, one episode per line (`bip-episode/1`).
-    #[arg(long, short, required_unless_present = "training_pairs")]
-    out: Option<PathBuf>,
+    pub seed: u64,
+    /// Output file, one episode (or story) per line (`bip-episode/1`).
+    #[arg(long, short, required_unless_present_any = ["training_pairs", "text"])]
+    pub out: Option<PathBuf>,
+    /// Nested: also (or only) write the stories told in Hi-ToM's record format, one record
+    /// per question, in varied wording (for `bip eval --format hitom`).
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub text: Option<PathBuf>,
+    /// Nested: share of stories in which agents tell each other where things are.
+    #[arg(long, default_value_t = 0.5)]
+    pub deception: f64,
     /// Also (or only) write training pairs for `bip train`: one line per step of each
     /// episode, `{"prompt": ..., "action": ...}`, the prompt rendering the agent's true goal
     /// and belief in the LM policy's template, the action the text it scores.
     #[arg(long, value_name = "FILE.jsonl")]
-    training_pairs: Option<PathBuf>,
+    pub training_pairs: Option<PathBuf>,
     /// Question types to generate, used in turn (default: all seven), e.g. `1.1,2.3`.
     #[arg(long, value_delimiter = ',')]
-    types: Vec<String>,
+    pub types: Vec<String>,
     /// Share of episodes whose question the behaviour so far cannot answer (expected
     /// answer "unknowable"), in [0, 1].
     #[arg(long, default_value_t = 0.0)]
-    unknowable: f64,
+    pub unknowable: f64,
 }
 
 /// Runs `bip generate`.
 pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if args.kind == Kind::Nested {
+        return super::generate_nested::run(args, out);
+    }
+    if args.text.is_some() {
+        bail!("--text is for --kind nested");
+    }
     let types = if args.types.is_empty() {
         QuestionType::ALL.to_vec()
     } else {

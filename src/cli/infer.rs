@@ -8,17 +8,19 @@ use clap::Args;
 
 use bip::engine::infer_episode;
 use bip::engine::report::{EpisodeReport, Report};
-use bip::io::{read_episode, OutputSet};
+use bip::episodes::AnyEpisode;
+use bip::io::{read_any_episodes, OutputSet};
 
 use super::limits::Limits;
+use super::nested::{infer_reports, TrustArgs};
 use super::output::{check_margin, Output};
 use super::policy::PolicyArgs;
-use super::render;
+use super::{render, render_nested};
 
 /// Arguments of `bip infer`.
 #[derive(Debug, Args)]
 pub struct InferArgs {
-    /// Episode files (`bip-episode/1` JSON).
+    /// Episode files (`bip-episode/1` JSON): single-agent episodes or stories, not both.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Print one JSON document instead of tables.
@@ -26,6 +28,8 @@ pub struct InferArgs {
     json: bool,
     #[command(flatten)]
     policy: PolicyArgs,
+    #[command(flatten)]
+    trust: TrustArgs,
     /// Answer "cannot tell" (answer null) when the two best options' probabilities are
     /// closer than this margin (between 0 and 1).
     #[arg(long, default_value_t = 0.0)]
@@ -53,29 +57,34 @@ pub fn run(args: &InferArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
         Some(path) => outputs.add("--output", path)?,
         None => outputs.add_stdout("the report")?,
     };
-    let policy = args.policy.build()?;
-    let mut options = limits.batch(args.policy.pruning()?);
-    options.trace_top = args.trace.then_some(args.trace_top);
-    let mut episodes = Vec::with_capacity(args.files.len());
-    let mut reports = Vec::with_capacity(args.files.len());
+    let mut documents = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        let episode = read_episode(path)?;
-        let inference = infer_episode(&episode, policy.as_ref(), &options)
-            .with_context(|| format!("{}: inference failed", path.display()))?;
-        reports.push(EpisodeReport::new(
-            &episode,
-            &inference,
-            policy.name(),
-            Some(path.display().to_string()),
-            args.abstain_below,
-        ));
-        episodes.push(episode);
+        for document in read_any_episodes(path)? {
+            documents.push((document, path.display().to_string()));
+        }
     }
-    let report = Report::new(reports);
+    let stories: Vec<_> = documents
+        .iter()
+        .filter_map(|(d, p)| match d {
+            AnyEpisode::Story(s) => Some((s.clone(), p.clone())),
+            AnyEpisode::Single(_) => None,
+        })
+        .collect();
+    let (report, text) = if stories.is_empty() {
+        singles(args, limits, documents)?
+    } else if stories.len() == documents.len() {
+        let trust = args.trust.trust(args.policy.calibration())?;
+        let report = infer_reports(&stories, trust, args.abstain_below);
+        let plain: Vec<_> = stories.into_iter().map(|(s, _)| s).collect();
+        let text = render_nested::report(&plain, &report);
+        (report, text)
+    } else {
+        anyhow::bail!("the files mix single-agent episodes and stories; give them separately");
+    };
     let text = if args.json {
         report.to_json() + "\n"
     } else {
-        render::report(&episodes, &report)
+        text
     };
     outputs.put(report_slot, text);
     out.write(&outputs.commit()?)?;
@@ -85,4 +94,35 @@ pub fn run(args: &InferArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Single-agent episodes: the report and its text.
+fn singles(
+    args: &InferArgs,
+    limits: &Limits,
+    documents: Vec<(AnyEpisode, String)>,
+) -> anyhow::Result<(Report, String)> {
+    let policy = args.policy.build()?;
+    let mut options = limits.batch(args.policy.pruning()?);
+    options.trace_top = args.trace.then_some(args.trace_top);
+    let mut episodes = Vec::with_capacity(documents.len());
+    let mut reports = Vec::with_capacity(documents.len());
+    for (document, path) in documents {
+        let AnyEpisode::Single(episode) = document else {
+            continue;
+        };
+        let inference = infer_episode(&episode, policy.as_ref(), &options)
+            .with_context(|| format!("{path}: inference failed"))?;
+        reports.push(EpisodeReport::new(
+            &episode,
+            &inference,
+            policy.name(),
+            Some(path),
+            args.abstain_below,
+        ));
+        episodes.push(episode);
+    }
+    let report = Report::new(reports);
+    let text = render::report(&episodes, &report);
+    Ok((report, text))
 }

@@ -7,25 +7,24 @@ use anyhow::Context;
 
 use bip::engine::TextScorer;
 use bip::models::burn::tensor::backend::Backend;
-use bip::models::{resolve_model, BackendTask, LanguageModel, LoraAdapter, WeakToStrong};
+use bip::models::{
+    resolve_model, BackendTask, LanguageModel, LoadOptions, LoraAdapter, WeakToStrong,
+};
 use bip::scorer::{ModelScorer, W2sScorer};
 
-/// Loads `spec` (a path or an alias), with a LoRA adapter merged in when given.
+/// Loads `spec` (a path or an alias), with a LoRA adapter merged in when given, within
+/// the limits of `options`. Errors name the file (the library's errors do), once.
 pub fn load<B: Backend>(
     spec: &str,
     adapter: Option<&Path>,
+    options: &LoadOptions,
     device: &B::Device,
 ) -> anyhow::Result<LanguageModel<B>> {
     let path = resolve_model(spec)?;
-    let model = match adapter {
-        None => LanguageModel::load(&path, device),
-        Some(dir) => {
-            let adapter = LoraAdapter::load(dir)
-                .with_context(|| format!("reading LoRA adapter {}", dir.display()))?;
-            LanguageModel::load_with_adapter(&path, &adapter, device)
-        }
-    };
-    model.with_context(|| format!("loading model {}", path.display()))
+    let adapter = adapter
+        .map(|dir| LoraAdapter::load(dir).context("reading the LoRA adapter"))
+        .transpose()?;
+    LanguageModel::load_with(&path, adapter.as_ref(), options, device).context("loading the model")
 }
 
 /// A scorer over one model (and adapter) on `device`.
@@ -33,21 +32,27 @@ pub fn scorer(
     device: impl Into<bip::models::Device>,
     spec: &str,
     adapter: Option<&Path>,
+    options: LoadOptions,
 ) -> anyhow::Result<Box<dyn TextScorer>> {
-    device.into().run(Single { spec, adapter })?
+    device.into().run(Single {
+        spec,
+        adapter,
+        options,
+    })?
 }
 
 /// The model of [`scorer`].
 struct Single<'a> {
     spec: &'a str,
     adapter: Option<&'a Path>,
+    options: LoadOptions,
 }
 
 impl BackendTask for Single<'_> {
     type Output = anyhow::Result<Box<dyn TextScorer>>;
 
     fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
-        let model = load::<B>(self.spec, self.adapter, device)?;
+        let model = load::<B>(self.spec, self.adapter, &self.options, device)?;
         Ok(Box::new(ModelScorer::new(model)))
     }
 }
@@ -61,6 +66,7 @@ pub fn w2s_scorer(
     expert_adapter: Option<&Path>,
     naive: &str,
     alpha: f64,
+    options: LoadOptions,
 ) -> anyhow::Result<Box<dyn TextScorer>> {
     let models = W2s {
         large,
@@ -68,6 +74,7 @@ pub fn w2s_scorer(
         expert_adapter,
         naive,
         alpha,
+        options,
     };
     device.into().run(models)?
 }
@@ -79,6 +86,7 @@ struct W2s<'a> {
     expert_adapter: Option<&'a Path>,
     naive: &'a str,
     alpha: f64,
+    options: LoadOptions,
 }
 
 impl BackendTask for W2s<'_> {
@@ -86,16 +94,21 @@ impl BackendTask for W2s<'_> {
 
     fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
         // A model named for two roles (L = N, the usual set-up) is loaded once.
-        let large = Arc::new(load::<B>(self.large, None, device)?);
+        let load = |spec: &str, adapter: Option<&Path>, role: &str| {
+            load::<B>(spec, adapter, &self.options, device)
+                .with_context(|| format!("the {role} model (--{role})"))
+                .map(Arc::new)
+        };
+        let large = load(self.large, None, "large")?;
         let naive = if self.naive == self.large {
             Arc::clone(&large)
         } else {
-            Arc::new(load::<B>(self.naive, None, device)?)
+            load(self.naive, None, "naive")?
         };
         let expert = if self.expert == self.naive && self.expert_adapter.is_none() {
             Arc::clone(&naive)
         } else {
-            Arc::new(load::<B>(self.expert, self.expert_adapter, device)?)
+            load(self.expert, self.expert_adapter, "expert")?
         };
         let w2s = WeakToStrong::new(large, expert, naive, self.alpha)
             .context("combining the weak-to-strong models")?;

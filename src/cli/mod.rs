@@ -3,16 +3,21 @@
 mod calibrate;
 mod eval;
 mod generate;
+mod generate_nested;
 mod import;
+mod import_hitom;
+mod import_output;
 mod infer;
 mod input;
 mod limits;
 mod lm;
 mod lm_load;
+mod nested;
 mod output;
 mod policy;
 mod progress;
 mod render;
+mod render_nested;
 mod theme;
 mod theme_apply;
 mod train;
@@ -96,8 +101,7 @@ fn dispatch(
         Command::Calibrate(args) => calibrate::run(&args, out),
         Command::Import(args) => import::run(&args, out),
         Command::Export(args) => virtualhome::export_run(&args, out),
-        // Prints with `println!` for now; moves to `out` with the LM loading rework.
-        Command::Lm(args) => lm::run(&args),
+        Command::Lm(args) => lm::run(&args, out),
         Command::Theme(args) => theme::run(&args, out),
         Command::Variance(args) => variance::run(&args, limits, out),
         Command::Train(args) => train::run(&args),

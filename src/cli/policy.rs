@@ -13,9 +13,13 @@ use bip::engine::{
 };
 use bip::episodes::limits::number;
 
-use bip::models::Device;
+use bip::models::{Device, DEFAULT_MAX_CONTEXT, MAX_W2S_ALPHA};
 
-use super::lm_load;
+use super::{lm, lm_load};
+
+/// The largest weight `--planner-weight` and `--lm-weight` take: a log-likelihood scaled
+/// by more only overflows.
+const MAX_HYBRID_WEIGHT: f64 = 1000.0;
 
 /// Which model of the agent scores its actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -102,11 +106,16 @@ pub struct PolicyArgs {
     /// answer option (0: score every hypothesis, which is far slower).
     #[arg(long, default_value_t = 2)]
     prune_to: usize,
+    /// LM policies: longest sequence a model runs on (its own context when shorter; at
+    /// most 1048576).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
+    max_context: usize,
 }
 
 impl PolicyArgs {
     /// Builds the policy the flags describe (loading language models as needed).
     pub fn build(&self) -> anyhow::Result<Box<dyn Policy>> {
+        self.check_lm_flags()?;
         let beta = self.beta()?;
         let planner = || -> anyhow::Result<Box<dyn Policy>> {
             Ok(Box::new(
@@ -139,6 +148,30 @@ impl PolicyArgs {
         }))
     }
 
+    /// Checks the language-model flags, naming the one at fault, before any model is
+    /// loaded: each finite and in its range.
+    fn check_lm_flags(&self) -> anyhow::Result<()> {
+        lm::max_context(self.max_context)?;
+        if !(self.alpha.is_finite() && self.alpha.abs() <= MAX_W2S_ALPHA) {
+            bail!(
+                "--alpha: {} is not a number in [-{MAX_W2S_ALPHA}, {MAX_W2S_ALPHA}]",
+                lm::number(self.alpha)
+            );
+        }
+        for (flag, weight) in [
+            ("--planner-weight", self.planner_weight),
+            ("--lm-weight", self.lm_weight),
+        ] {
+            if !(weight.is_finite() && (0.0..=MAX_HYBRID_WEIGHT).contains(&weight)) {
+                bail!(
+                    "{flag}: {} is not a number in [0, {MAX_HYBRID_WEIGHT}]",
+                    lm::number(weight)
+                );
+            }
+        }
+        Ok(())
+    }
+
     fn lm_policy(&self, scorer: Box<dyn TextScorer>) -> LmPolicy {
         let template = PromptTemplate {
             style: match self.prompt_style {
@@ -154,7 +187,8 @@ impl PolicyArgs {
     }
 
     fn single_scorer(&self) -> anyhow::Result<Box<dyn TextScorer>> {
-        lm_load::scorer(self.device, &self.model, self.adapter.as_deref())
+        let options = lm::max_context(self.max_context)?;
+        lm_load::scorer(self.device, &self.model, self.adapter.as_deref(), options)
     }
 
     fn w2s_scorer(&self) -> anyhow::Result<Box<dyn TextScorer>> {
@@ -169,7 +203,13 @@ impl PolicyArgs {
             self.expert_adapter.as_deref(),
             naive,
             self.alpha,
+            lm::max_context(self.max_context)?,
         )
+    }
+
+    /// The calibration file given, if any.
+    pub fn calibration(&self) -> Option<&std::path::Path> {
+        self.calibration.as_deref()
     }
 
     /// β from --beta, --calibration or the default, checked to be in range.
@@ -186,7 +226,7 @@ impl PolicyArgs {
                         file.policy
                     );
                 }
-                file.beta
+                file.beta.context("the calibration has no β")?
             }
             (None, Some(beta)) => beta,
             (None, None) => DEFAULT_BETA,

@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 
-use bip_episodes::{Episode, EpisodeError};
+use bip_episodes::{AnyEpisode, Episode, EpisodeError};
 
 pub use output::{Destination, OutputError, OutputSet, Slot};
 pub use temporary::remove_all as remove_temporaries;
@@ -188,6 +188,33 @@ pub fn read_episodes(path: &Path) -> Result<Vec<Episode>, IoError> {
                     source,
                 }
             })
+        })
+        .collect()
+}
+
+/// Reads every document in `path` as [`read_episodes`] does, each of either kind: a
+/// single-agent episode or a multi-agent story.
+///
+/// # Errors
+/// [`IoError`] naming the file, and for `.jsonl` the line, of the first invalid document.
+pub fn read_any_episodes(path: &Path) -> Result<Vec<AnyEpisode>, IoError> {
+    let (text, stem) = read_text(path)?;
+    let error = |at: String| move |source| IoError::Episode { path: at, source };
+    if path.extension().is_none_or(|x| x != "jsonl") {
+        let document = AnyEpisode::from_json(&text, &stem);
+        return document
+            .map(|d| vec![d])
+            .map_err(error(path.display().to_string()));
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            AnyEpisode::from_json(line, &format!("{stem}-{}", i + 1)).map_err(error(format!(
+                "{}:{}",
+                path.display(),
+                i + 1
+            )))
         })
         .collect()
 }

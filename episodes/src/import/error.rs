@@ -7,7 +7,7 @@ use thiserror::Error;
 use crate::error::EpisodeError;
 use crate::limits::quoted;
 
-/// The part of an MMToM-QA question text a problem is in.
+/// The part of a question text (MMToM-QA or Hi-ToM) a problem is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -18,6 +18,8 @@ pub enum Part {
     Narrative,
     /// "Question: ..." and its options.
     Question,
+    /// A Hi-ToM story's numbered sentences.
+    Story,
 }
 
 impl fmt::Display for Part {
@@ -26,6 +28,7 @@ impl fmt::Display for Part {
             Part::Scene => "scene",
             Part::Narrative => "narrative",
             Part::Question => "question",
+            Part::Story => "story",
         })
     }
 }

@@ -64,7 +64,7 @@ impl Episode {
     }
 }
 
-fn build_world(file: &WorldFile) -> Result<World, EpisodeError> {
+pub(crate) fn build_world(file: &WorldFile) -> Result<World, EpisodeError> {
     let places = file.rooms.len().saturating_add(file.furniture.len());
     if places > crate::limits::max_places() {
         return Err(EpisodeError::TooLarge {
@@ -476,7 +476,11 @@ fn build_option(world: &World, o: &OptionFile, field: &str) -> Result<AnswerOpti
 }
 
 /// The expected answer `letter` of question `field`, which has `options` options.
-fn build_expected(letter: &str, options: usize, field: &str) -> Result<Expected, EpisodeError> {
+pub(crate) fn build_expected(
+    letter: &str,
+    options: usize,
+    field: &str,
+) -> Result<Expected, EpisodeError> {
     if letter == Expected::UNKNOWABLE {
         return Ok(Expected::Unknowable);
     }

@@ -1,7 +1,11 @@
 //! The fuzz targets: one per reader of untrusted input.
 
 mod episode;
+mod gguf;
+mod hitom;
 mod mmtom;
+mod peft;
+mod safetensors;
 mod theme;
 mod variance;
 mod virtualhome;
@@ -32,9 +36,13 @@ pub struct Target {
 }
 
 /// Every target.
-pub const TARGETS: [Target; 5] = [
+pub const TARGETS: [Target; 9] = [
+    gguf::TARGET,
+    safetensors::TARGET,
+    peft::TARGET,
     episode::TARGET,
     mmtom::TARGET,
+    hitom::TARGET,
     virtualhome::TARGET,
     theme::TARGET,
     variance::TARGET,

@@ -10,11 +10,11 @@ use crate::question_type::QuestionType;
 
 use super::apartment::{world_file, Apartment};
 use super::narrative::read_narrative;
-use super::notes::{Note, Notes};
 use super::question::read_question;
 use super::resolve::{Context, Reading};
 use super::scene::read_scene;
 use super::script::play;
+use crate::import::notes::{Note, Notes};
 
 /// One MMToM-QA question read into an episode, with what the benchmark says about it.
 #[derive(Debug, Clone)]
