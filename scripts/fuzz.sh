@@ -4,9 +4,10 @@
 #   scripts/fuzz.sh TARGET [--runs N] [--seconds S] [--seed N]
 #   scripts/fuzz.sh list
 #
-# Targets are those of `bip-fuzz list` (the fuzz/ crate): gguf, safetensors, peft. The
-# campaign starts from tests/fuzz/corpus/TARGET/ and writes any input that panics, runs
-# longer than 5 s or dies (an abort, the memory limit) to tests/fuzz/crashes/TARGET/, to
+# Targets are those of `bip-fuzz list` (the fuzz/ crate): gguf, safetensors, peft,
+# episode, mmtom, hitom, virtualhome, theme, variance. The campaign starts from
+# tests/fuzz/corpus/TARGET/ and writes any input that panics, runs longer than 5 s or
+# dies (an abort, the memory limit) to tests/fuzz/crashes/TARGET/, to
 # be committed with the fix (a hang is saved by the campaign itself, which exits with
 # status 3); the test suite replays that folder. It prints the
 # executions, their rate, the slowest one and the peak memory, and exits non-zero on any

@@ -2,6 +2,7 @@
 
 mod cli;
 mod generate;
+mod hostile;
 mod import;
 mod inference;
 mod lm;

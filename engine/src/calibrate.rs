@@ -60,7 +60,7 @@ impl CalibrationFile {
             reason,
         };
         if let Some(beta) = file.beta {
-            if !(beta.is_finite() && beta >= 0.0) {
+            if crate::policy::check_beta(beta).is_err() {
                 return Err(EngineError::CalibrationBeta { beta });
             }
         }

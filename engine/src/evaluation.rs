@@ -221,7 +221,8 @@ impl Calibration {
         let ece = bins
             .iter()
             .map(|b| b.n as f64 / n.max(1) as f64 * (b.confidence - b.accuracy).abs())
-            .sum();
+            // From +0: an empty sum of f64 is -0, which prints as "-0.0".
+            .fold(0.0, |a, b| a + b);
         Self {
             ece,
             brier: brier / n.max(1) as f64,
@@ -305,7 +306,8 @@ impl Evaluation {
             * by_position
                 .values()
                 .map(|v| Accuracy::of(v.iter().copied(), margin).accuracy)
-                .sum::<f64>();
+                // From +0: an empty sum of f64 is -0, which prints as "-0.0%".
+                .fold(0.0, |a, b| a + b);
         let has_unknowable = answerable.len() < outcomes.len();
         Self {
             n: overall.n,

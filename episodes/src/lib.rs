@@ -43,6 +43,7 @@ mod ids;
 pub mod import;
 pub mod json;
 mod layout;
+pub mod limits;
 mod question;
 mod question_type;
 mod state;

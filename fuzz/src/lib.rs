@@ -21,7 +21,7 @@
 //! use bip_fuzz::campaign::{self, Limits};
 //! use bip_fuzz::targets;
 //!
-//! let target = targets::find("safetensors").unwrap();
+//! let target = targets::find("variance").unwrap();
 //! let scratch = std::env::temp_dir().join(format!("bip-fuzz-doc-{}", std::process::id()));
 //! let limits = Limits { runs: 200, ..Limits::default() };
 //! let report = campaign::run(target, &(target.seeds)(), &limits, &scratch).unwrap();

@@ -9,9 +9,10 @@ use clap::Args;
 
 use bip::engine::calibrate::fit_beta;
 use bip::engine::nested::fit_trust;
-use bip::io::write_atomically;
+use bip::io::OutputSet;
 
 use super::nested::read_documents;
+use super::output::Output;
 
 /// Arguments of `bip calibrate`.
 #[derive(Debug, Args)]
@@ -26,7 +27,9 @@ pub struct CalibrateArgs {
 }
 
 /// Runs `bip calibrate`.
-pub fn run(args: &CalibrateArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let mut outputs = OutputSet::new();
+    let slot = outputs.add("--out", &args.out)?;
     let (episodes, stories) = read_documents(&args.files)?;
     let (fit, what) = if stories.is_empty() {
         let fit = fit_beta(&episodes).context("calibration failed")?;
@@ -38,7 +41,8 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<ExitCode> {
         (fit, what)
     };
     let text = serde_json::to_string_pretty(&fit).context("serialising the calibration")? + "\n";
-    write_atomically(&args.out, text.as_bytes())?;
+    outputs.put(slot, text);
+    out.write(&outputs.commit()?)?;
     eprintln!(
         "bip: {what} (mean log-likelihood of the correct options {:.4} over {} questions), saved to {}",
         fit.mean_log_likelihood,

@@ -9,7 +9,12 @@ use clap::Args;
 use bip::engine::generate::{generate, generate_training_pairs, GenerateOptions, QuestionType};
 use bip::engine::PromptTemplate;
 use bip::episodes::Episode;
-use bip::io::{to_jsonl, write_atomically};
+use bip::io::{to_jsonl, OutputSet};
+
+use super::output::Output;
+
+/// The most episodes one run generates (each is kept in memory until written).
+pub(super) const MAX_EPISODES: usize = 1_000_000;
 
 /// What `bip generate` makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -58,9 +63,9 @@ pub struct GenerateArgs {
 }
 
 /// Runs `bip generate`.
-pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if args.kind == Kind::Nested {
-        return super::generate_nested::run(args);
+        return super::generate_nested::run(args, out);
     }
     if args.text.is_some() {
         bail!("--text is for --kind nested");
@@ -77,10 +82,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             .collect::<anyhow::Result<Vec<_>>>()?
     };
     if !(0.0..=1.0).contains(&args.unknowable) {
-        bail!(
-            "--unknowable: {} is not a share between 0 and 1",
-            args.unknowable
-        );
+        let share = bip::episodes::limits::number(args.unknowable);
+        bail!("--unknowable {share}: must be a share between 0 and 1");
+    }
+    if args.n > MAX_EPISODES {
+        bail!("--n {}: at most {MAX_EPISODES} episodes a run", args.n);
     }
     let options = GenerateOptions {
         seed: args.seed,
@@ -88,28 +94,40 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         unknowable: args.unknowable,
         ..GenerateOptions::default()
     };
-    if let Some(out) = &args.out {
+    // Both files are checked before either is generated, and written together.
+    let mut outputs = OutputSet::new();
+    let episodes_out = args
+        .out
+        .as_ref()
+        .map(|p| outputs.add("--out", p))
+        .transpose()?;
+    let pairs_out = args
+        .training_pairs
+        .as_ref()
+        .map(|p| outputs.add("--training-pairs", p))
+        .transpose()?;
+    let mut told = Vec::new();
+    if let (Some(slot), Some(path)) = (episodes_out, &args.out) {
         let episodes = generate(&options, args.n).context("generation failed")?;
         let text =
             to_jsonl(episodes.iter().map(Episode::to_file)).context("serialising an episode")?;
-        write_atomically(out, text.as_bytes())?;
-        eprintln!(
-            "bip: wrote {} episodes to {}",
-            episodes.len(),
-            out.display()
-        );
+        outputs.put(slot, text);
+        told.push(format!("{} episodes to {}", episodes.len(), path.display()));
     }
-    if let Some(path) = &args.training_pairs {
+    if let (Some(slot), Some(path)) = (pairs_out, &args.training_pairs) {
         let pairs = generate_training_pairs(&options, args.n, &PromptTemplate::default())
             .context("generation failed")?;
-        let text = to_jsonl(&pairs).context("serialising a training pair")?;
-        write_atomically(path, text.as_bytes())?;
-        eprintln!(
-            "bip: wrote {} training pairs from {} episodes to {}",
-            pairs.len(),
-            args.n,
-            path.display()
+        outputs.put(
+            slot,
+            to_jsonl(&pairs).context("serialising a training pair")?,
         );
+        let (n, shown) = (pairs.len(), path.display());
+        told.push(format!(
+            "{n} training pairs from {} episodes to {shown}",
+            args.n
+        ));
     }
+    out.write(&outputs.commit()?)?;
+    eprintln!("bip: wrote {}", told.join(" and "));
     Ok(ExitCode::SUCCESS)
 }

@@ -1,15 +1,15 @@
 //! `bip import hitom`: Hi-ToM records read into stories (`bip-episode/1`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::episodes::import::hitom::{read_jsonl, HitomRecord};
-use bip::io::write_atomically;
+use bip::episodes::import::hitom::read_jsonl;
+use bip::io::read_input;
 
-use super::import::{write_report, ReportLine};
+use super::import_output::{ImportOutputs, ReportLine};
+use super::output::Output;
 
 /// Arguments of `bip import hitom`.
 #[derive(Debug, Args)]
@@ -31,15 +31,9 @@ pub struct HitomArgs {
 }
 
 /// Runs `bip import hitom`.
-pub fn run(args: &HitomArgs) -> anyhow::Result<ExitCode> {
-    if args.report.as_deref() == Some(args.out.as_path()) {
-        bail!(
-            "--report and --out name the same file, {}",
-            args.out.display()
-        );
-    }
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+pub fn run(args: &HitomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let mut outputs = ImportOutputs::check(&args.out, args.report.as_deref())?;
+    let text = read_input(&args.file)?;
     let (mut records, mut report, mut failed) = (Vec::new(), Vec::new(), 0);
     for (line, result) in read_jsonl(&text) {
         match result {
@@ -66,39 +60,18 @@ pub fn run(args: &HitomArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let total = records.len() + failed;
-    if let Some(path) = &args.report {
-        write_report(&report, path)?;
-    }
+    outputs.put_report(&report)?;
     if failed > 0 && !args.keep_going {
         eprintln!("bip: read {} of {total} records, {failed} failed; nothing written (use --keep-going to write the rest)", records.len());
+        outputs.commit(out)?;
         return Ok(ExitCode::from(1));
     }
-    write(&records, &args.out)?;
+    outputs.put_documents(records.iter().map(|r| (r.story.id().to_string(), &r.file)))?;
+    outputs.commit(out)?;
     eprintln!(
         "bip: read {} of {total} records, {failed} failed; wrote {}",
         records.len(),
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes stories as one JSONL file or as one file per story in a folder.
-fn write(records: &[HitomRecord], out: &Path) -> anyhow::Result<()> {
-    if out.extension().is_some_and(|e| e == "jsonl") {
-        let mut text = String::new();
-        for record in records {
-            text.push_str(&serde_json::to_string(&record.file).context("serialising a story")?);
-            text.push('\n');
-        }
-        write_atomically(out, text.as_bytes())?;
-        return Ok(());
-    }
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    for record in records {
-        let text =
-            serde_json::to_string_pretty(&record.file).context("serialising a story")? + "\n";
-        let path = out.join(format!("{}.json", record.story.id()));
-        write_atomically(&path, text.as_bytes())?;
-    }
-    Ok(())
 }

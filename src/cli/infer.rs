@@ -6,13 +6,14 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use bip::engine::infer_episode;
 use bip::engine::report::{EpisodeReport, Report};
-use bip::engine::{infer_episode, BatchOptions};
 use bip::episodes::AnyEpisode;
-use bip::io::{read_any_episodes, write_atomically};
+use bip::io::{read_any_episodes, OutputSet};
 
+use super::limits::Limits;
 use super::nested::{infer_reports, TrustArgs};
-use super::output::Output;
+use super::output::{check_margin, Output};
 use super::policy::PolicyArgs;
 use super::{render, render_nested};
 
@@ -30,7 +31,7 @@ pub struct InferArgs {
     #[command(flatten)]
     trust: TrustArgs,
     /// Answer "cannot tell" (answer null) when the two best options' probabilities are
-    /// closer than this margin.
+    /// closer than this margin (between 0 and 1).
     #[arg(long, default_value_t = 0.0)]
     abstain_below: f64,
     /// Show the posterior over goals and beliefs after every step.
@@ -39,7 +40,8 @@ pub struct InferArgs {
     /// How many joint hypotheses the trace lists per step.
     #[arg(long, default_value_t = 5, requires = "trace")]
     trace_top: usize,
-    /// Write the output to this file (atomically) instead of standard output.
+    /// Write the output to this file (atomically; `-` is standard output, a device or
+    /// pipe is written in place) instead of standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
     /// Exit with status 1 unless every question with an expected answer is answered as expected.
@@ -48,7 +50,13 @@ pub struct InferArgs {
 }
 
 /// Runs `bip infer`.
-pub fn run(args: &InferArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+pub fn run(args: &InferArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<ExitCode> {
+    check_margin(args.abstain_below)?;
+    let mut outputs = OutputSet::new();
+    let report_slot = match &args.output {
+        Some(path) => outputs.add("--output", path)?,
+        None => outputs.add_stdout("the report")?,
+    };
     let mut documents = Vec::with_capacity(args.files.len());
     for path in &args.files {
         for document in read_any_episodes(path)? {
@@ -63,7 +71,7 @@ pub fn run(args: &InferArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         })
         .collect();
     let (report, text) = if stories.is_empty() {
-        singles(args, documents)?
+        singles(args, limits, documents)?
     } else if stories.len() == documents.len() {
         let trust = args.trust.trust(args.policy.calibration())?;
         let report = infer_reports(&stories, trust, args.abstain_below);
@@ -78,10 +86,8 @@ pub fn run(args: &InferArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     } else {
         text
     };
-    match &args.output {
-        Some(path) => write_atomically(path, text.as_bytes())?,
-        None => out.print(&text)?,
-    }
+    outputs.put(report_slot, text);
+    out.write(&outputs.commit()?)?;
     let all_correct = report.summary.correct == report.summary.with_expected;
     Ok(if args.check && !all_correct {
         ExitCode::from(1)
@@ -93,14 +99,12 @@ pub fn run(args: &InferArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 /// Single-agent episodes: the report and its text.
 fn singles(
     args: &InferArgs,
+    limits: &Limits,
     documents: Vec<(AnyEpisode, String)>,
 ) -> anyhow::Result<(Report, String)> {
     let policy = args.policy.build()?;
-    let options = BatchOptions {
-        trace_top: args.trace.then_some(args.trace_top),
-        pruning: args.policy.pruning()?,
-        ..BatchOptions::default()
-    };
+    let mut options = limits.batch(args.policy.pruning()?);
+    options.trace_top = args.trace.then_some(args.trace_top);
     let mut episodes = Vec::with_capacity(documents.len());
     let mut reports = Vec::with_capacity(documents.len());
     for (document, path) in documents {

@@ -11,9 +11,7 @@ use bip::engine::nested::{evaluate_stories, infer_story, story_report, Trust};
 use bip::engine::report::{EpisodeReport, Report};
 use bip::episodes::import::hitom::read_jsonl;
 use bip::episodes::{AnyEpisode, Episode, Story};
-use bip::io::{read_any_episodes, to_jsonl, write_atomically};
-
-use super::output::Output;
+use bip::io::{read_any_episodes, read_input, to_jsonl};
 
 /// The trust of nested-belief inference.
 #[derive(Debug, Args)]
@@ -32,8 +30,7 @@ impl TrustArgs {
             (Some(_), Some(_)) => bail!("give --trust or --calibration, not both"),
             (Some(t), None) => t,
             (None, Some(path)) => {
-                let text =
-                    std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+                let text = read_input(path)?;
                 let file = CalibrationFile::from_json(&text)
                     .with_context(|| format!("{}", path.display()))?;
                 match (file.policy.as_str(), file.trust) {
@@ -74,7 +71,7 @@ pub fn read_hitom(files: &[PathBuf]) -> anyhow::Result<(Vec<Story>, usize)> {
     let mut stories = Vec::new();
     let mut unreadable = 0;
     for path in files {
-        let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+        let text = read_input(path)?;
         for (line, record) in read_jsonl(&text) {
             match record {
                 Ok(record) => stories.push(record.story),
@@ -89,26 +86,22 @@ pub fn read_hitom(files: &[PathBuf]) -> anyhow::Result<(Vec<Story>, usize)> {
     Ok((stories, unreadable))
 }
 
-/// `bip eval` on stories: the report (JSON or a table) and, when asked, the predictions.
+/// `bip eval` on stories: the report (JSON or a table) and the predictions (JSON Lines).
 pub fn eval(
     stories: &[Story],
     unreadable: Option<usize>,
     trust: Trust,
     json: bool,
-    predictions: Option<&Path>,
-    out: &mut Output,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<(String, String)> {
     let mut run = evaluate_stories(stories, trust, 0);
     run.evaluation.overall.unreadable = unreadable;
-    if let Some(path) = predictions {
-        write_atomically(path, to_jsonl(&run.predictions)?.as_bytes())?;
-    }
-    if json {
-        out.json(&run.evaluation)?;
+    let predictions = to_jsonl(&run.predictions)?;
+    let report = if json {
+        serde_json::to_string_pretty(&run.evaluation)? + "\n"
     } else {
-        out.print(&super::render_nested::evaluation(&run.evaluation))?;
-    }
-    Ok(())
+        super::render_nested::evaluation(&run.evaluation)
+    };
+    Ok((report, predictions))
 }
 
 /// The reports of `bip infer` on stories read from `files`.

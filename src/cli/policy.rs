@@ -2,14 +2,16 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
 
 use bip::engine::calibrate::CalibrationFile;
+use bip::engine::check_beta;
 use bip::engine::{
     HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate, Pruning,
     TextScorer, TokenReduction, DEFAULT_BETA,
 };
+use bip::episodes::limits::number;
 
 use bip::models::{Device, DEFAULT_MAX_CONTEXT, MAX_W2S_ALPHA};
 
@@ -210,12 +212,11 @@ impl PolicyArgs {
         self.calibration.as_deref()
     }
 
-    /// β from --beta, --calibration or the default.
+    /// β from --beta, --calibration or the default, checked to be in range.
     fn beta(&self) -> anyhow::Result<f64> {
-        Ok(match (&self.calibration, self.beta) {
+        let beta = match (&self.calibration, self.beta) {
             (Some(path), _) => {
-                let text =
-                    std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+                let text = bip::io::read_input(path)?;
                 let file = CalibrationFile::from_json(&text)
                     .with_context(|| format!("{}", path.display()))?;
                 if file.policy != "planner" {
@@ -229,6 +230,8 @@ impl PolicyArgs {
             }
             (None, Some(beta)) => beta,
             (None, None) => DEFAULT_BETA,
-        })
+        };
+        check_beta(beta).map_err(|_| anyhow!("--beta {}: must be in [0, 1e6]", number(beta)))?;
+        Ok(beta)
     }
 }

@@ -40,7 +40,7 @@ pub(crate) fn claim_id<'a>(
     if let Some(other) = seen.get(id) {
         return Err(EpisodeError::DuplicateId {
             field,
-            value: id.to_string(),
+            value: crate::limits::quoted(id),
             other: other.clone(),
         });
     }

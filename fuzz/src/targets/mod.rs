@@ -1,8 +1,14 @@
 //! The fuzz targets: one per reader of untrusted input.
 
+mod episode;
 mod gguf;
+mod hitom;
+mod mmtom;
 mod peft;
 mod safetensors;
+mod theme;
+mod variance;
+mod virtualhome;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -30,7 +36,17 @@ pub struct Target {
 }
 
 /// Every target.
-pub const TARGETS: [Target; 3] = [gguf::TARGET, safetensors::TARGET, peft::TARGET];
+pub const TARGETS: [Target; 9] = [
+    gguf::TARGET,
+    safetensors::TARGET,
+    peft::TARGET,
+    episode::TARGET,
+    mmtom::TARGET,
+    hitom::TARGET,
+    virtualhome::TARGET,
+    theme::TARGET,
+    variance::TARGET,
+];
 
 /// The target called `name`.
 pub fn find(name: &str) -> Option<&'static Target> {

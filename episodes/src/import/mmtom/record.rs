@@ -63,7 +63,7 @@ pub fn read_jsonl(
 /// [`ImportError::Json`] when the line is not JSON.
 pub fn record_value(line: &str) -> Result<Value, ImportError> {
     serde_json::from_str(line).map_err(|e| ImportError::Json {
-        message: e.to_string(),
+        message: crate::limits::shortened(&e.to_string(), 4 * crate::limits::QUOTED_CHARS),
     })
 }
 

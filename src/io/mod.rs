@@ -1,12 +1,59 @@
-//! Reading episode files and writing outputs safely (atomically, as JSON Lines).
+//! Reading input files within a size limit, and writing outputs safely: checked before
+//! the work, atomically, as a set ([`OutputSet`]), with temporaries removed on an
+//! interruption ([`remove_temporaries`]).
+//!
+//! # Outputs
+//!
+//! A command's output files are checked before anything is written and written as a set.
+//!
+//! Each output path is one of three [`Destination`]s:
+//! - `-`, `/dev/stdout` (or `/proc/self/fd/1`, `/dev/fd/1`): **standard output**, written
+//!   by the command's own writer, in order with the rest of what it prints;
+//! - a regular file, or a name not yet taken: **replaced** through a temporary file in the
+//!   same folder and a rename, so that it never holds half an output; a symbolic link is
+//!   followed, and the file it points to is replaced (the link stays a link);
+//! - a device, a named pipe, a socket or another open descriptor (`/dev/null`,
+//!   `/dev/stderr`, a FIFO): **written through**, opened for appending and never replaced
+//!   or created, so that `-o /dev/full` is a write error and never a regular file in
+//!   `/dev`.
+//!
+//! An [`OutputSet`] takes every output of one command before the command does its work:
+//! each must be usable (its folder exists, it is not a folder) and no two may be the
+//! same file or both standard output. [`OutputSet::commit`] then writes them: every
+//! replaced file to its temporary, every written-through output, and only then the
+//! renames; when any write fails, the temporaries are removed and no file is replaced.
+//! Temporaries are removed too when the process is interrupted (see
+//! [`remove_temporaries`]).
+
+mod output;
+mod temporary;
 
 use std::fs;
-use std::io::Write;
+use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 
 use bip_episodes::{AnyEpisode, Episode, EpisodeError};
+
+pub use output::{Destination, OutputError, OutputSet, Slot};
+pub use temporary::remove_all as remove_temporaries;
+
+/// The default [`max_input_bytes`]: 256 MiB, a thousand times the MMToM-QA test set.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 << 20;
+
+static MAX_INPUT_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_INPUT_BYTES);
+
+/// The most bytes [`read_input`] reads from one file (`bip --max-input-size`).
+pub fn max_input_bytes() -> u64 {
+    MAX_INPUT_BYTES.load(Ordering::Relaxed)
+}
+
+/// Sets [`max_input_bytes`] for the whole process.
+pub fn set_max_input_bytes(limit: u64) {
+    MAX_INPUT_BYTES.store(limit, Ordering::Relaxed);
+}
 
 /// Why a file could not be read or written; always names the file, and keeps what went
 /// wrong as its source (print the chain, `{:#}` of an `anyhow::Error`, to see both).
@@ -21,6 +68,22 @@ pub enum IoError {
         /// What went wrong.
         source: std::io::Error,
     },
+    /// The file is longer than [`max_input_bytes`] (`/dev/zero`, say).
+    #[error("{path}: longer than the limit of {limit} bytes (raise it with --max-input-size)")]
+    TooLarge {
+        /// The file.
+        path: String,
+        /// The limit.
+        limit: u64,
+    },
+    /// The file is not UTF-8 text.
+    #[error("{path}: not UTF-8 text (byte {offset} is not part of a character)")]
+    NotText {
+        /// The file.
+        path: String,
+        /// The first byte that is not.
+        offset: usize,
+    },
     /// The file is not a valid episode.
     #[error("{path}")]
     Episode {
@@ -29,15 +92,44 @@ pub enum IoError {
         /// What is wrong with it.
         source: EpisodeError,
     },
+    /// An output cannot be written.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+}
+
+/// The text of the file at `path`, read up to [`max_input_bytes`].
+///
+/// # Errors
+/// [`IoError::File`] when it cannot be read, [`IoError::TooLarge`] past the limit (what
+/// was read is dropped at once), [`IoError::NotText`] when it is not UTF-8.
+pub fn read_input(path: &Path) -> Result<String, IoError> {
+    let name = || path.display().to_string();
+    let file_error = |source| IoError::File {
+        path: name(),
+        source,
+    };
+    let limit = max_input_bytes();
+    let file = fs::File::open(path).map_err(file_error)?;
+    let hint = file.metadata().map_or(0, |m| m.len()).min(limit);
+    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(file_error)?;
+    if bytes.len() as u64 > limit {
+        return Err(IoError::TooLarge {
+            path: name(),
+            limit,
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| IoError::NotText {
+        path: name(),
+        offset: e.utf8_error().valid_up_to(),
+    })
 }
 
 /// A file's text and its name without extension.
 fn read_text(path: &Path) -> Result<(String, String), IoError> {
-    let text = fs::read_to_string(path).map_err(|source| IoError::File {
-        path: path.display().to_string(),
-        source,
-    })?;
-    Ok((text, file_stem(path)))
+    Ok((read_input(path)?, file_stem(path)))
 }
 
 /// The file's name without its extension (empty when it has none), which names the
@@ -127,33 +219,24 @@ pub fn read_any_episodes(path: &Path) -> Result<Vec<AnyEpisode>, IoError> {
         .collect()
 }
 
-/// Writes `contents` to `path` through a temporary file in the same folder and a rename,
-/// so that `path` never holds half an output.
+/// Writes `contents` to `path` as the one output of a command: atomically for a file,
+/// through for a device or pipe (see [`OutputSet`]); standard output (`-`) is refused
+/// here, having no writer.
 ///
 /// # Errors
-/// [`IoError::File`] naming the file.
+/// [`IoError::Output`] naming the file.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), IoError> {
-    let error = |source| IoError::File {
-        path: path.display().to_string(),
-        source,
-    };
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = fs::File::create(&temporary).and_then(|mut f| {
-        f.write_all(contents)?;
-        f.sync_all()
-    });
-    if let Err(e) = written.and_then(|()| fs::rename(&temporary, path)) {
-        let _ = fs::remove_file(&temporary);
-        return Err(error(e));
+    let mut set = OutputSet::new();
+    let slot = set.add("", path)?;
+    if Destination::of(path).ok() == Some(Destination::Stdout) {
+        let source = std::io::Error::other("standard output is not a file");
+        return Err(IoError::File {
+            path: path.display().to_string(),
+            source,
+        });
     }
+    set.put(slot, contents);
+    set.commit()?;
     Ok(())
 }
 
@@ -163,6 +246,7 @@ mod tests {
 
     #[test]
     fn atomic_write_replaces_the_file_and_leaves_no_temporary() {
+        let _lock = temporary::TEST_LOCK.lock();
         let dir = std::env::temp_dir().join(format!("bip-io-{}", std::process::id()));
         fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("out.json");
