@@ -24,10 +24,16 @@ use bip_engine::{
 };
 use bip_models::burn::tensor::backend::Backend;
 use bip_models::{
-    resolve_model, BackendTask, Device, LanguageModel, LoraAdapter, ModelError, WeakToStrong,
+    resolve_model, BackendTask, Device, LanguageModel, LoadOptions, LoraAdapter, ModelError,
+    WeakToStrong, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT, MAX_W2S_ALPHA,
 };
 
+use bip_episodes::limits::number;
+
 use crate::scorer::{ModelScorer, W2sScorer};
+
+/// The largest hybrid weight: a log-likelihood scaled by more only overflows.
+pub const MAX_HYBRID_WEIGHT: f64 = 1000.0;
 
 /// Which model of the agent scores its actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -113,6 +119,9 @@ pub struct PolicyOptions {
     /// LM policies: score only this many hypotheses per answer option, the ones the
     /// planner finds most probable (0: every hypothesis).
     pub prune_to: usize,
+    /// LM policies: the longest sequence a model runs on (its own context when shorter),
+    /// 1 to [`MAX_CONTEXT_LIMIT`].
+    pub max_context: usize,
 }
 
 impl Default for PolicyOptions {
@@ -133,6 +142,7 @@ impl Default for PolicyOptions {
             planner_weight: 1.0,
             lm_weight: 1.0,
             prune_to: 2,
+            max_context: DEFAULT_MAX_CONTEXT,
         }
     }
 }
@@ -141,9 +151,11 @@ impl PolicyOptions {
     /// Builds the policy, loading its language models.
     ///
     /// # Errors
-    /// [`PolicyError`] for an invalid β or hybrid weight, missing weak-to-strong models,
-    /// or a model or adapter that cannot be loaded (naming its path).
+    /// [`PolicyError`] for an option out of its range (see [`PolicyOptions::check`]),
+    /// missing weak-to-strong models, or a model or adapter that cannot be loaded (naming
+    /// its path).
     pub fn build(&self) -> Result<Box<dyn Policy>, PolicyError> {
+        self.check()?;
         let planner = || -> Result<Box<dyn Policy>, PolicyError> {
             Ok(Box::new(
                 PlannerPolicy::new(self.beta).map_err(PolicyError::Beta)?,
@@ -172,6 +184,47 @@ impl PolicyOptions {
         })
     }
 
+    /// Checks the numeric options before any model is loaded: each finite and in its
+    /// range (β is checked by the planner).
+    ///
+    /// # Errors
+    /// [`PolicyError::OutOfRange`] naming the option.
+    pub fn check(&self) -> Result<(), PolicyError> {
+        let out_of_range = |option, value: f64, range: String| PolicyError::OutOfRange {
+            option,
+            value: number(value),
+            range,
+        };
+        if !(self.alpha.is_finite() && self.alpha.abs() <= MAX_W2S_ALPHA) {
+            let range = format!("[-{MAX_W2S_ALPHA}, {MAX_W2S_ALPHA}]");
+            return Err(out_of_range("alpha", self.alpha, range));
+        }
+        for (option, weight) in [
+            ("planner_weight", self.planner_weight),
+            ("lm_weight", self.lm_weight),
+        ] {
+            if !(weight.is_finite() && (0.0..=MAX_HYBRID_WEIGHT).contains(&weight)) {
+                return Err(out_of_range(
+                    option,
+                    weight,
+                    format!("[0, {MAX_HYBRID_WEIGHT}]"),
+                ));
+            }
+        }
+        if !(1..=MAX_CONTEXT_LIMIT).contains(&self.max_context) {
+            return Err(PolicyError::OutOfRange {
+                option: "max_context",
+                value: self.max_context.to_string(),
+                range: format!("1..={MAX_CONTEXT_LIMIT}"),
+            });
+        }
+        Ok(())
+    }
+
+    fn load_options(&self) -> LoadOptions {
+        LoadOptions::default().with_max_context(self.max_context)
+    }
+
     fn lm_policy(&self, scorer: Box<dyn TextScorer>) -> LmPolicy {
         let template = PromptTemplate { style: self.style };
         LmPolicy::with_options(scorer, template, self.reduction)
@@ -181,6 +234,7 @@ impl PolicyOptions {
         let task = Single {
             spec: &self.model,
             adapter: self.adapter.as_deref(),
+            options: self.load_options(),
         };
         self.device.run(task).map_err(PolicyError::Device)?
     }
@@ -196,6 +250,7 @@ impl PolicyOptions {
             expert_adapter: self.expert_adapter.as_deref(),
             naive,
             alpha: self.alpha,
+            options: self.load_options(),
         };
         self.device.run(task).map_err(PolicyError::Device)?
     }
@@ -220,6 +275,16 @@ pub enum PolicyError {
     /// A hybrid weight is out of range.
     #[error("invalid hybrid weights")]
     HybridWeights(#[source] EngineError),
+    /// A numeric option is outside its range.
+    #[error("{option}: {value} is not a number in {range}")]
+    OutOfRange {
+        /// The option's name in [`PolicyOptions`] (`alpha`, `lm_weight`, ...).
+        option: &'static str,
+        /// Its value, as given.
+        value: String,
+        /// What it may be.
+        range: String,
+    },
     /// The weak-to-strong policy was asked for without its three models.
     #[error("the w2s policy needs a large, an expert and a naive model")]
     MissingW2sModels,
@@ -248,12 +313,22 @@ pub enum PolicyError {
         #[source]
         source: ModelError,
     },
+    /// One of the weak-to-strong models could not be loaded.
+    #[error("the {role} model")]
+    W2sRole {
+        /// `large`, `expert` or `naive`.
+        role: &'static str,
+        /// Why.
+        #[source]
+        source: Box<PolicyError>,
+    },
     /// The three weak-to-strong models do not go together.
     #[error("combining the weak-to-strong models")]
     W2s(#[source] ModelError),
 }
 
-/// Loads `spec` (a path or an alias), with a LoRA adapter merged in when given.
+/// Loads `spec` (a path or an alias), with a LoRA adapter merged in when given, within
+/// the limits of `options`.
 ///
 /// # Errors
 /// [`PolicyError::NotFound`], [`PolicyError::Model`] or [`PolicyError::Adapter`], naming
@@ -261,36 +336,38 @@ pub enum PolicyError {
 pub fn load_model<B: Backend>(
     spec: &str,
     adapter: Option<&Path>,
+    options: &LoadOptions,
     device: &B::Device,
 ) -> Result<LanguageModel<B>, PolicyError> {
     let path = resolve_model(spec).map_err(PolicyError::NotFound)?;
-    let model_error = |source| PolicyError::Model {
-        path: path.display().to_string(),
-        source,
-    };
-    match adapter {
-        None => LanguageModel::load(&path, device).map_err(model_error),
-        Some(dir) => {
-            let adapter = LoraAdapter::load(dir).map_err(|source| PolicyError::Adapter {
+    let adapter = adapter
+        .map(|dir| {
+            LoraAdapter::load(dir).map_err(|source| PolicyError::Adapter {
                 path: dir.to_path_buf(),
                 source,
-            })?;
-            LanguageModel::load_with_adapter(&path, &adapter, device).map_err(model_error)
+            })
+        })
+        .transpose()?;
+    LanguageModel::load_with(&path, adapter.as_ref(), options, device).map_err(|source| {
+        PolicyError::Model {
+            path: path.display().to_string(),
+            source,
         }
-    }
+    })
 }
 
 /// The model of a single-model scorer.
 struct Single<'a> {
     spec: &'a str,
     adapter: Option<&'a Path>,
+    options: LoadOptions,
 }
 
 impl BackendTask for Single<'_> {
     type Output = Result<Box<dyn TextScorer>, PolicyError>;
 
     fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
-        let model = load_model::<B>(self.spec, self.adapter, device)?;
+        let model = load_model::<B>(self.spec, self.adapter, &self.options, device)?;
         Ok(Box::new(ModelScorer::new(model)))
     }
 }
@@ -302,6 +379,7 @@ struct W2s<'a> {
     expert_adapter: Option<&'a Path>,
     naive: &'a str,
     alpha: f64,
+    options: LoadOptions,
 }
 
 impl BackendTask for W2s<'_> {
@@ -309,16 +387,24 @@ impl BackendTask for W2s<'_> {
 
     fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
         // A model named for two roles (L = N, the usual set-up) is loaded once.
-        let large = Arc::new(load_model::<B>(self.large, None, device)?);
+        let load = |spec: &str, adapter: Option<&Path>, role: &'static str| {
+            load_model::<B>(spec, adapter, &self.options, device)
+                .map(Arc::new)
+                .map_err(|e| PolicyError::W2sRole {
+                    role,
+                    source: Box::new(e),
+                })
+        };
+        let large = load(self.large, None, "large")?;
         let naive = if self.naive == self.large {
             Arc::clone(&large)
         } else {
-            Arc::new(load_model::<B>(self.naive, None, device)?)
+            load(self.naive, None, "naive")?
         };
         let expert = if self.expert == self.naive && self.expert_adapter.is_none() {
             Arc::clone(&naive)
         } else {
-            Arc::new(load_model::<B>(self.expert, self.expert_adapter, device)?)
+            load(self.expert, self.expert_adapter, "expert")?
         };
         let w2s = WeakToStrong::new(large, expert, naive, self.alpha).map_err(PolicyError::W2s)?;
         Ok(Box::new(W2sScorer::new(w2s)))

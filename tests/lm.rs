@@ -305,7 +305,7 @@ fn cli_errors_name_the_problem() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("loading model") && err.contains("bad.gguf"),
+        err.contains("loading the model") && err.contains("bad.gguf"),
         "{err}"
     );
 }
@@ -415,4 +415,60 @@ fn weak_to_strong_on_smollm2_with_a_lora_expert() {
         err.contains("nowhere: no such LoRA adapter folder"),
         "{err}"
     );
+}
+
+/// The real model's file with the `u32` value of metadata key `key` set to `value`,
+/// written into `dir`.
+fn patched_smollm2(dir: &std::path::Path, key: &str, value: u32) -> std::path::PathBuf {
+    let path = resolve_model("smollm2-135m").expect("scripts/fetch-models.sh fetches it");
+    let mut bytes = std::fs::read(&path).expect("the model file");
+    let needle: Vec<u8> = (key.len() as u64)
+        .to_le_bytes()
+        .into_iter()
+        .chain(key.bytes())
+        .collect();
+    let at = bytes
+        .windows(needle.len())
+        .position(|w| w == needle.as_slice())
+        .expect("the key")
+        + needle.len();
+    assert_eq!(bytes[at..at + 4], 4u32.to_le_bytes(), "{key} is a uint32");
+    bytes[at + 4..at + 8].copy_from_slice(&value.to_le_bytes());
+    let out = dir.join(format!("{key}-{value}.gguf"));
+    std::fs::write(&out, bytes).expect("written");
+    out
+}
+
+#[test]
+fn patched_smollm2_metadata_is_refused_or_runs_as_the_model() {
+    let dir = crate::util::TempDir::new();
+    let score = |model: &str| {
+        bip([
+            "lm",
+            "score",
+            "--model",
+            model,
+            "--prompt",
+            "The capital of France is",
+            "--continuation",
+            " Paris",
+            "--json",
+        ])
+    };
+    let reference = json(&score("smollm2-135m"));
+    // Two layers declared over thirty: once scored as a two-layer model (−27.6 for
+    // " Paris" instead of −0.26), now refused naming the key.
+    let two = patched_smollm2(dir.path(), "llama.block_count", 2);
+    let out = score(two.to_str().expect("UTF-8"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("metadata key `llama.block_count`: 2 layers declared, but the weights hold tensors for 30"),
+        "{err}"
+    );
+    // A context of 2^32 − 1 positions once aborted allocating its rotary tables; it now
+    // runs on 32768 and scores exactly as the file does.
+    let long = patched_smollm2(dir.path(), "llama.context_length", u32::MAX);
+    let doc = json(&score(long.to_str().expect("UTF-8")));
+    assert_eq!(doc["logprobs"], reference["logprobs"]);
 }

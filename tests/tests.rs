@@ -2,10 +2,14 @@
 
 mod cli;
 mod generate;
+mod hostile;
 mod import;
 mod inference;
 mod lm;
+mod lm_hostile;
 mod lm_policy;
+mod nested;
+mod regression;
 mod theme;
 mod train;
 mod util;

@@ -1,53 +1,9 @@
 //! `bip generate --training-pairs` and `bip train` end to end on a tiny model folder the
 //! test writes (random weights, a byte-level tokenizer), and their errors.
 
-use std::path::Path;
+use bip::models::{LanguageModel, LoraAdapter};
 
-use bip::models::{LanguageModel, LlamaConfig, LoraAdapter};
-
-use crate::util::{bip, write_hf_weights, write_tokenizer, TempDir};
-
-/// GPT-2's map from bytes to the printable characters byte-level BPE spells them with.
-///
-/// A deliberate copy of `bip-models`' test helper `testutil::byte_chars`, which is compiled
-/// only into that crate's unit tests.
-fn byte_chars() -> Vec<char> {
-    let mut bs: Vec<u32> = (33..=126).chain(161..=172).chain(174..=255).collect();
-    let mut cs = bs.clone();
-    let mut n = 0;
-    for b in 0..256 {
-        if !bs.contains(&b) {
-            bs.push(b);
-            cs.push(256 + n);
-            n += 1;
-        }
-    }
-    let mut out = vec![' '; 256];
-    for (b, c) in bs.into_iter().zip(cs) {
-        out[b as usize] = char::from_u32(c).expect("a char");
-    }
-    out
-}
-
-/// Writes a tiny Llama as a Hugging Face folder: one token per byte, random weights.
-fn write_tiny_model(dir: &Path) {
-    let config = LlamaConfig::new(256, 32, 48, 2, 4, 2).with_max_seq_len(4096);
-    write_hf_weights(dir, &config, 5);
-    let vocab: serde_json::Map<String, serde_json::Value> = byte_chars()
-        .into_iter()
-        .enumerate()
-        .map(|(i, c)| (c.to_string(), serde_json::json!(i)))
-        .collect();
-    let byte_level = serde_json::json!({
-        "type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true
-    });
-    let bpe = serde_json::json!({
-        "type": "BPE", "dropout": null, "unk_token": null,
-        "continuing_subword_prefix": null, "end_of_word_suffix": null,
-        "fuse_unk": false, "byte_fallback": false, "vocab": vocab, "merges": []
-    });
-    write_tokenizer(dir, byte_level.clone(), byte_level, bpe);
-}
+use crate::util::{bip, write_tiny_model, TempDir};
 
 fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 
 use std::path::{Path, PathBuf};
+
+use bip::models::load::gguf::{GgufValue, GgufWriter};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -108,4 +110,132 @@ pub fn write_tokenizer(
         "model": model,
     });
     std::fs::write(dir.join("tokenizer.json"), tokenizer.to_string()).expect("tokenizer written");
+}
+
+/// GPT-2's map from bytes to the printable characters byte-level BPE spells them with.
+///
+/// A deliberate copy of `bip-models`' test helper `testutil::byte_chars`, which is compiled
+/// only into that crate's unit tests.
+pub fn byte_chars() -> Vec<char> {
+    let mut bs: Vec<u32> = (33..=126).chain(161..=172).chain(174..=255).collect();
+    let mut cs = bs.clone();
+    let mut n = 0;
+    for b in 0..256 {
+        if !bs.contains(&b) {
+            bs.push(b);
+            cs.push(256 + n);
+            n += 1;
+        }
+    }
+    let mut out = vec![' '; 256];
+    for (b, c) in bs.into_iter().zip(cs) {
+        out[b as usize] = char::from_u32(c).expect("a char");
+    }
+    out
+}
+
+/// Writes a tiny Llama as a Hugging Face folder: one token per byte, random weights.
+pub fn write_tiny_model(dir: &Path) {
+    let config = bip::models::LlamaConfig::new(256, 32, 48, 2, 4, 2).with_max_seq_len(4096);
+    write_hf_weights(dir, &config, 5);
+    let vocab: serde_json::Map<String, serde_json::Value> = byte_chars()
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| (c.to_string(), serde_json::json!(i)))
+        .collect();
+    let byte_level = serde_json::json!({
+        "type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true
+    });
+    let bpe = serde_json::json!({
+        "type": "BPE", "dropout": null, "unk_token": null,
+        "continuing_subword_prefix": null, "end_of_word_suffix": null,
+        "fuse_unk": false, "byte_fallback": false, "vocab": vocab, "merges": []
+    });
+    write_tokenizer(dir, byte_level.clone(), byte_level, bpe);
+}
+
+/// Writes a tiny Llama as a GGUF file at `path`: one token per byte (byte-level BPE, no
+/// merges), every tensor `F32`, random weights; `edit` may change the metadata and the
+/// tensors (name, row-major shape, values) before they are written.
+pub fn write_tiny_gguf(
+    path: &Path,
+    edit: impl FnOnce(&mut Vec<(String, GgufValue)>, &mut Vec<(String, Vec<usize>, Vec<f32>)>),
+) {
+    let config = bip::models::LlamaConfig::new(256, 32, 48, 2, 4, 2);
+    let weights = bip::models::MemoryWeights::random(&config, 9);
+    let text = |s: &str| GgufValue::String(s.into());
+    let size = |n: usize| GgufValue::U32(n as u32);
+    let tokens = byte_chars()
+        .into_iter()
+        .map(|c| GgufValue::String(c.to_string()));
+    let mut metadata: Vec<(String, GgufValue)> = [
+        ("general.architecture", text("llama")),
+        ("llama.block_count", size(config.num_layers)),
+        ("llama.context_length", size(64)),
+        ("llama.embedding_length", size(config.hidden_size)),
+        ("llama.feed_forward_length", size(config.intermediate_size)),
+        ("llama.attention.head_count", size(config.num_heads)),
+        ("llama.attention.head_count_kv", size(config.num_kv_heads)),
+        ("tokenizer.ggml.model", text("gpt2")),
+        ("tokenizer.ggml.tokens", GgufValue::Array(tokens.collect())),
+        ("tokenizer.ggml.merges", GgufValue::Array(Vec::new())),
+        ("tokenizer.ggml.eos_token_id", GgufValue::U32(0)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let mut tensors: Vec<(String, Vec<usize>, Vec<f32>)> = bip::models::canonical_tensors(&config)
+        .into_iter()
+        .map(|(name, shape)| {
+            let data = weights.get(&name).expect("a tensor").1.to_vec();
+            (gguf_name(&name), shape, data)
+        })
+        .collect();
+    edit(&mut metadata, &mut tensors);
+    let mut w = GgufWriter::new();
+    for (key, value) in metadata {
+        w.metadata(&key, value);
+    }
+    for (name, shape, data) in &tensors {
+        w.tensor_f32(name, shape, data);
+    }
+    w.write(path).expect("GGUF written");
+}
+
+/// The GGUF name of a canonical tensor name (the model is random: query and key rows need
+/// no reordering).
+fn gguf_name(name: &str) -> String {
+    let top = [
+        ("model.embed_tokens.weight", "token_embd.weight"),
+        ("model.norm.weight", "output_norm.weight"),
+        ("lm_head.weight", "output.weight"),
+    ];
+    if let Some((_, g)) = top.iter().find(|(c, _)| *c == name) {
+        return (*g).to_string();
+    }
+    let parts = [
+        ("input_layernorm", "attn_norm"),
+        ("self_attn.q_proj", "attn_q"),
+        ("self_attn.k_proj", "attn_k"),
+        ("self_attn.v_proj", "attn_v"),
+        ("self_attn.o_proj", "attn_output"),
+        ("post_attention_layernorm", "ffn_norm"),
+        ("mlp.gate_proj", "ffn_gate"),
+        ("mlp.up_proj", "ffn_up"),
+        ("mlp.down_proj", "ffn_down"),
+    ];
+    let rest = name.strip_prefix("model.layers.").expect("a layer tensor");
+    let (layer, part) = rest.split_once('.').expect("layer.part");
+    let module = part.strip_suffix(".weight").expect("a weight");
+    let short = parts
+        .iter()
+        .find(|(c, _)| *c == module)
+        .expect("a module")
+        .1;
+    format!("blk.{layer}.{short}.weight")
+}
+
+/// Standard error of `output`, as text.
+pub fn stderr_of(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
 }

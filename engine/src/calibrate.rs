@@ -21,10 +21,15 @@ pub const BETA_RANGE: (f64, f64) = (0.25, 16.0);
 pub struct CalibrationFile {
     /// Must be [`CALIBRATION_FORMAT`].
     pub format: String,
-    /// The policy the parameters are for ("planner").
+    /// What the parameters are for: "planner" (β) or "nested" (trust, for stories).
     pub policy: String,
-    /// The fitted rationality.
-    pub beta: f64,
+    /// The planner's fitted rationality.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beta: Option<f64>,
+    /// The fitted trust of nested-belief inference
+    /// ([`Trust`](crate::nested::Trust)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trust: Option<f64>,
     /// Mean log probability of the correct options at `beta` on the fitting data.
     pub mean_log_likelihood: f64,
     /// Questions the fit used.
@@ -36,8 +41,10 @@ impl CalibrationFile {
     ///
     /// # Errors
     /// [`EngineError::NotACalibration`] for malformed JSON,
-    /// [`EngineError::CalibrationFormat`] for another format and
-    /// [`EngineError::CalibrationBeta`] for a β out of range.
+    /// [`EngineError::CalibrationFormat`] for another format,
+    /// [`EngineError::CalibrationBeta`] for a β out of range and
+    /// [`EngineError::CalibrationField`] for a planner calibration without β or a nested
+    /// one without a trust in [0, 1].
     pub fn from_json(text: &str) -> Result<Self, EngineError> {
         let file: Self =
             serde_json::from_str(text).map_err(|source| EngineError::NotACalibration { source })?;
@@ -47,10 +54,22 @@ impl CalibrationFile {
                 found: file.format,
             });
         }
-        if !(file.beta.is_finite() && file.beta >= 0.0) {
-            return Err(EngineError::CalibrationBeta { beta: file.beta });
+        let missing = |field, reason| EngineError::CalibrationField {
+            policy: file.policy.clone(),
+            field,
+            reason,
+        };
+        if let Some(beta) = file.beta {
+            if crate::policy::check_beta(beta).is_err() {
+                return Err(EngineError::CalibrationBeta { beta });
+            }
         }
-        Ok(file)
+        match (file.policy.as_str(), file.beta, file.trust) {
+            ("nested", _, Some(t)) if (0.0..=1.0).contains(&t) => Ok(file),
+            ("nested", _, _) => Err(missing("trust", "a number in [0, 1] is needed")),
+            (_, None, _) => Err(missing("beta", "missing")),
+            _ => Ok(file),
+        }
     }
 }
 
@@ -121,7 +140,8 @@ pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, EngineError> {
     Ok(CalibrationFile {
         format: CALIBRATION_FORMAT.to_string(),
         policy: "planner".to_string(),
-        beta,
+        beta: Some(beta),
+        trust: None,
         mean_log_likelihood,
         questions,
     })
@@ -137,7 +157,8 @@ mod tests {
     fn fitted_beta_is_at_least_as_likely_as_the_range_ends() {
         let episodes = generate(&GenerateOptions::default(), 7).expect("generate");
         let fit = fit_beta(&episodes).expect("fit");
-        assert!(fit.beta >= BETA_RANGE.0 && fit.beta <= BETA_RANGE.1);
+        let beta = fit.beta.expect("a planner calibration has β");
+        assert!((BETA_RANGE.0..=BETA_RANGE.1).contains(&beta));
         // The search stops within 1% of the optimum in β, where the likelihood is flat.
         for beta in [BETA_RANGE.0, 1.0, DEFAULT_BETA, BETA_RANGE.1] {
             let (other, _) = mean_log_likelihood(&episodes, beta).expect("score");

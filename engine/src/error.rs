@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use bip_episodes::{EpisodeError, Impossible, QuestionType};
+use bip_episodes::{EpisodeError, Impossible, QuestionType, StoryImpossible};
 
 use crate::policy::PolicyFailure;
 
@@ -15,7 +15,7 @@ use crate::policy::PolicyFailure;
 #[non_exhaustive]
 pub enum EngineError {
     /// A parameter is out of range.
-    #[error("{name} = {value}: {reason}")]
+    #[error("{name} = {}: {reason}", bip_episodes::limits::number(*value))]
     InvalidParameter {
         /// Which parameter.
         name: &'static str,
@@ -23,6 +23,20 @@ pub enum EngineError {
         value: f64,
         /// What is allowed.
         reason: &'static str,
+    },
+    /// The hypothesis space is larger than [`HypothesisConfig::max_hypotheses`](crate::HypothesisConfig::max_hypotheses).
+    #[error("{goals} goals and {classes} object classes × {beliefs} starting beliefs: {count} hypotheses exceed the limit of {limit} (raise it with --max-hypotheses)")]
+    TooManyHypotheses {
+        /// Goal classes.
+        goals: usize,
+        /// Object classes whose beliefs are tracked.
+        classes: usize,
+        /// Starting beliefs per class.
+        beliefs: usize,
+        /// Hypotheses held: the larger of goals and classes, times the beliefs.
+        count: usize,
+        /// The limit.
+        limit: usize,
     },
     /// An action pushed to a session cannot happen in its current state.
     #[error("step {step} ({action}): impossible: {reason}")]
@@ -50,6 +64,18 @@ pub enum EngineError {
     PruningWithoutQuestions {
         /// The episode's id.
         episode: String,
+    },
+    /// An event pushed to a nested-belief session cannot happen in its current state.
+    #[error("event {step} ({event}): impossible: {reason}")]
+    ImpossibleEvent {
+        /// 0-based index of the event.
+        step: usize,
+        /// The event.
+        event: String,
+        /// Why, in the story's names.
+        reason: String,
+        /// Why, to branch on.
+        why: StoryImpossible,
     },
     /// A policy returned NaN, which is a bug in that policy.
     #[error("policy {policy} returned NaN at step {step} for {action}")]
@@ -132,11 +158,31 @@ pub enum EngineError {
         /// The file's `format`.
         found: String,
     },
-    /// A calibration whose β is negative or not a number.
-    #[error("beta: {beta} is not a finite number ≥ 0")]
+    /// A calibration whose β is not a number in [0, [`MAX_BETA`](crate::MAX_BETA)].
+    #[error("beta: {} is not a number between 0 and 1e6", bip_episodes::limits::number(*beta))]
     CalibrationBeta {
         /// The file's β.
         beta: f64,
+    },
+    /// A calibration file lacks the parameter its policy needs, or has one out of range.
+    #[error("{policy} calibration: {field}: {reason}")]
+    CalibrationField {
+        /// The file's `policy`.
+        policy: String,
+        /// The field at fault.
+        field: &'static str,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// The nested-story generator made a story that is not valid (a bug in the generator,
+    /// reported rather than hidden).
+    #[error("generating story {index}: the generated story is invalid")]
+    GeneratedStoryInvalid {
+        /// Index of the story in its stream.
+        index: usize,
+        /// Why.
+        #[source]
+        source: EpisodeError,
     },
     /// Inference over one episode of a batch failed.
     #[error("episode {episode}: inference failed")]
@@ -171,6 +217,56 @@ pub enum EngineError {
         file: String,
         /// Its line (from 1).
         line: usize,
+    },
+    /// A scored record whose figures no run could have written.
+    #[error("{file}:{line}: {reason}")]
+    InvalidRecord {
+        /// The file, as named by the caller.
+        file: String,
+        /// Its line (from 1).
+        line: usize,
+        /// What is impossible.
+        reason: String,
+    },
+    /// A predictions file that does not begin with its run's header line.
+    #[error("{file}: no run line first (`{{\"run\": {{\"shard\": \"k/n\", \"themes\": [...]}}}}`, written by `bip variance --predictions`)")]
+    NoRunHeader {
+        /// The file, as named by the caller.
+        file: String,
+    },
+    /// A shard of another split or themes than the files before it.
+    #[error("{file}: shard {shard} is not of the run of the files before it (another n or other themes)")]
+    ShardMismatch {
+        /// The file, as named by the caller.
+        file: String,
+        /// Its shard.
+        shard: String,
+    },
+    /// A shard that an earlier file already holds.
+    #[error("{file}: shard {shard} is already in an earlier file (the same shard twice?)")]
+    RepeatedShard {
+        /// The file, as named by the caller.
+        file: String,
+        /// Its shard.
+        shard: String,
+    },
+    /// Shards of the run that no file holds.
+    #[error("shard {missing} is missing: every shard 1..{n} of a run must be merged")]
+    MissingShards {
+        /// Shards in the run.
+        n: usize,
+        /// The missing ones, `k/n`, comma-separated.
+        missing: String,
+    },
+    /// A record of a theme its run did not compare.
+    #[error("{file}:{line}: theme \"{theme}\" is not among the themes of the file's run")]
+    UnknownTheme {
+        /// The file, as named by the caller.
+        file: String,
+        /// Its line (from 1).
+        line: usize,
+        /// The theme.
+        theme: String,
     },
     /// A record of a theme and item that an earlier file already holds.
     #[error("{file}:{line}: {item} of theme {theme} is already in an earlier file (the same shard twice?)")]

@@ -221,7 +221,8 @@ impl Calibration {
         let ece = bins
             .iter()
             .map(|b| b.n as f64 / n.max(1) as f64 * (b.confidence - b.accuracy).abs())
-            .sum();
+            // From +0: an empty sum of f64 is -0, which prints as "-0.0".
+            .fold(0.0, |a, b| a + b);
         Self {
             ece,
             brier: brier / n.max(1) as f64,
@@ -305,7 +306,8 @@ impl Evaluation {
             * by_position
                 .values()
                 .map(|v| Accuracy::of(v.iter().copied(), margin).accuracy)
-                .sum::<f64>();
+                // From +0: an empty sum of f64 is -0, which prints as "-0.0%".
+                .fold(0.0, |a, b| a + b);
         let has_unknowable = answerable.len() < outcomes.len();
         Self {
             n: overall.n,
@@ -343,7 +345,7 @@ pub(crate) fn by_type(outcomes: &[Outcome]) -> BTreeMap<&str, Vec<&Outcome>> {
 
 /// Percentile bootstrap of accuracy over episodes: resample episodes with replacement,
 /// keeping each episode's questions together.
-fn cluster_bootstrap(outcomes: &[Outcome], margin: f64, seed: u64) -> [f64; 2] {
+pub(crate) fn cluster_bootstrap(outcomes: &[Outcome], margin: f64, seed: u64) -> [f64; 2] {
     let mut clusters: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for o in outcomes {
         let entry = clusters.entry(o.episode.as_str()).or_default();

@@ -26,7 +26,16 @@ pub struct HypothesisConfig {
     /// Sets of places to add as "thinks it is in one of these" beliefs, each with the
     /// prior weight of a single place (see [`search_sets`]).
     pub search_sets: Vec<Vec<FurnitureId>>,
+    /// The most hypotheses a session may hold: goals × starting beliefs, and object
+    /// classes × starting beliefs (a belief is tracked per class), whichever is larger.
+    /// Each costs memory in proportion to the places and time in proportion to their
+    /// square at every step, so a session over more is refused
+    /// ([`EngineError::TooManyHypotheses`](crate::EngineError::TooManyHypotheses)).
+    pub max_hypotheses: usize,
 }
+
+/// The default [`HypothesisConfig::max_hypotheses`]: an MMToM-QA question has hundreds.
+pub const DEFAULT_MAX_HYPOTHESES: usize = 100_000;
 
 impl Default for HypothesisConfig {
     fn default() -> Self {
@@ -34,6 +43,7 @@ impl Default for HypothesisConfig {
             belief_leak: 0.05,
             uninformed_weight: 1.0,
             search_sets: Vec::new(),
+            max_hypotheses: DEFAULT_MAX_HYPOTHESES,
         }
     }
 }

@@ -177,6 +177,17 @@ impl Core {
         }
         EngineError::check_non_negative("uninformed weight", config.uninformed_weight)?;
         let belief_hypotheses = belief_hypotheses(world, config);
+        let (classes, beliefs) = (world.classes.len(), belief_hypotheses.len());
+        let count = goals.len().max(classes).saturating_mul(beliefs);
+        if count > config.max_hypotheses {
+            return Err(EngineError::TooManyHypotheses {
+                goals: goals.len(),
+                classes,
+                beliefs,
+                count,
+                limit: config.max_hypotheses,
+            });
+        }
         let places = world.furniture.len();
         let beliefs = world
             .class_ids()

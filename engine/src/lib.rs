@@ -48,6 +48,7 @@ mod hypothesis;
 mod inference;
 mod live;
 pub mod logprob;
+pub mod nested;
 mod observer;
 mod policy;
 mod posterior;
@@ -66,6 +67,7 @@ pub use cost::{CostSummary, QuestionCost};
 pub use error::EngineError;
 pub use hypothesis::{
     belief_hypotheses, search_sets, BeliefHypothesis, Hypothesis, HypothesisConfig, InitialBelief,
+    DEFAULT_MAX_HYPOTHESES,
 };
 pub use inference::Inference;
 pub use live::{LiveOptions, LiveSession, SearchSets};
@@ -74,7 +76,7 @@ pub use policy::lm::{
     LmPolicy, PromptStyle, PromptTemplate, TextRequest, TextScore, TextScorer, TokenReduction,
 };
 pub use policy::{
-    ActionCosts, HybridPolicy, PlannerPolicy, Policy, PolicyFailure, PolicyWork, Situation,
-    DEFAULT_BETA,
+    check_beta, ActionCosts, HybridPolicy, PlannerPolicy, Policy, PolicyFailure, PolicyWork,
+    Situation, DEFAULT_BETA, MAX_BETA,
 };
 pub use posterior::{Posterior, RankedHypothesis};

@@ -172,35 +172,64 @@ impl QuestionReport {
     /// The report of `answer` to `question`, abstaining when its margin is below
     /// `abstain_below` (0: only on exact ties); no cost.
     pub fn new(question: &bip_episodes::Question, answer: &Answer, abstain_below: f64) -> Self {
-        let choice = answer.choice.filter(|_| answer.margin >= abstain_below);
-        let answer_letter = choice.map(option_letter);
-        let expected = question.expected.map(Expected::label);
-        let correct = question.expected.map(|e| match e {
-            Expected::Option(i) => choice == Some(i),
-            Expected::Unknowable => choice.is_none(),
-        });
-        QuestionReport {
-            id: question.id.clone(),
-            label: question.label.clone(),
+        let asked = Asked {
+            id: &question.id,
+            label: question.label.as_ref(),
             at: question.at,
-            correct,
-            answer: answer_letter,
-            posterior: answer
-                .posterior
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (option_letter(i), *p))
-                .collect(),
-            probability: answer
-                .probabilities
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (option_letter(i), *p))
-                .collect(),
-            margin: answer.margin,
-            expected,
-            cost: None,
-        }
+            expected: question.expected,
+        };
+        asked.report(answer, abstain_below)
+    }
+}
+
+/// What a report needs of a question, whatever kind of episode it is about.
+pub(crate) struct Asked<'q> {
+    /// Question id.
+    pub id: &'q str,
+    /// Its label.
+    pub label: Option<&'q QuestionLabel>,
+    /// Steps seen when asked.
+    pub at: usize,
+    /// Its expected answer.
+    pub expected: Option<Expected>,
+}
+
+impl Asked<'_> {
+    /// The question's report, abstaining below `abstain_below`.
+    pub(crate) fn report(&self, answer: &Answer, abstain_below: f64) -> QuestionReport {
+        answer_report(self, answer, abstain_below)
+    }
+}
+
+fn answer_report(question: &Asked<'_>, answer: &Answer, abstain_below: f64) -> QuestionReport {
+    let choice = answer.choice.filter(|_| answer.margin >= abstain_below);
+    let answer_letter = choice.map(option_letter);
+    let expected = question.expected.map(Expected::label);
+    let correct = question.expected.map(|e| match e {
+        Expected::Option(i) => choice == Some(i),
+        Expected::Unknowable => choice.is_none(),
+    });
+    QuestionReport {
+        id: question.id.to_string(),
+        label: question.label.cloned(),
+        at: question.at,
+        correct,
+        answer: answer_letter,
+        posterior: answer
+            .posterior
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (option_letter(i), *p))
+            .collect(),
+        probability: answer
+            .probabilities
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (option_letter(i), *p))
+            .collect(),
+        margin: answer.margin,
+        expected,
+        cost: None,
     }
 }
 
@@ -294,7 +323,7 @@ pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<Predi
 }
 
 /// 64-bit FNV-1a: a stable, dependency-free content hash.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })

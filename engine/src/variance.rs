@@ -24,8 +24,8 @@ mod run;
 pub use merge::{merge_shards, parse_records};
 pub use run::{compared_themes, run_themes, Item, ItemFormat, Shard, VarianceOptions, VarianceRun};
 
-/// One line of a variance predictions file: a scored question, or an input the variant
-/// could not read.
+/// One line of a variance predictions file: the run's header (the first line), a scored
+/// question, or an input the variant could not read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum VarianceRecord {
@@ -33,25 +33,49 @@ pub enum VarianceRecord {
     Item(ItemRecord),
     /// An input that could not be read in this variant.
     Unreadable(UnreadableRecord),
+    /// What the run that wrote the file covered: its shard and themes.
+    Run(RunRecord),
 }
 
 impl VarianceRecord {
-    /// The variant (theme id) the record belongs to.
+    /// The variant (theme id) the record belongs to (empty for the header).
     pub fn theme(&self) -> &str {
         match self {
             Self::Item(r) => &r.theme,
             Self::Unreadable(r) => &r.theme,
+            Self::Run(_) => "",
         }
     }
 
     /// What the record is about, the same in every variant: the item
-    /// (`episode/question`), or `line N` for an unreadable input.
+    /// (`episode/question`), or `line N` for an unreadable input (`run` for the header).
     pub fn key(&self) -> String {
         match self {
             Self::Item(r) => r.item.clone(),
             Self::Unreadable(r) => format!("line {}", r.line),
+            Self::Run(_) => "run".to_string(),
         }
     }
+}
+
+/// The first line of a variance predictions file: which shard of the input the run
+/// covered and in which themes, so that [`merge_shards`] can tell a missing shard or a
+/// record of a theme the run did not compare.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunRecord {
+    /// The run.
+    pub run: RunInfo,
+}
+
+/// What one run covered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunInfo {
+    /// `k/n` (`1/1` for a run over every item).
+    pub shard: String,
+    /// The themes compared, the baseline first.
+    pub themes: Vec<String>,
 }
 
 /// A scored question of one variant.
@@ -339,6 +363,7 @@ impl VarianceReport {
                     }
                 }
                 VarianceRecord::Unreadable(_) => run.unreadable += 1,
+                VarianceRecord::Run(_) => {}
             }
         }
         Self::new(&runs, baseline, seed)

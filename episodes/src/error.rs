@@ -2,7 +2,9 @@
 
 use thiserror::Error;
 
+use crate::limits::quoted;
 use crate::state::Impossible;
+use crate::story::StoryImpossible;
 
 /// Why an episode could not be read. Every variant names where the problem is.
 #[derive(Debug, Error, PartialEq)]
@@ -46,7 +48,8 @@ pub enum EpisodeError {
         /// The first use.
         other: String,
     },
-    /// A value is well-formed but not allowed.
+    /// A value is well-formed but not allowed (a long value is quoted shortened, see
+    /// [`quoted`]).
     #[error("{field}: \"{value}\" {reason}")]
     Invalid {
         /// JSON path of the field.
@@ -76,6 +79,21 @@ pub enum EpisodeError {
         #[source]
         source: Box<EpisodeError>,
     },
+    /// The input is larger than a limit on what bip allocates or computes for it
+    /// ([`limits`](crate::limits)).
+    #[error("{field}: {count} {what} exceed the limit of {limit} (raise it with {flag})")]
+    TooLarge {
+        /// JSON path of the part, e.g. `world`.
+        field: String,
+        /// What is counted ("places (rooms and furniture)").
+        what: &'static str,
+        /// How many the input has.
+        count: usize,
+        /// The limit.
+        limit: usize,
+        /// The `bip` flag that raises it.
+        flag: &'static str,
+    },
     /// An action that cannot happen in the state the earlier actions led to.
     #[error("actions[{index}] ({action}): impossible: {reason}")]
     ImpossibleAction {
@@ -88,6 +106,18 @@ pub enum EpisodeError {
         /// Why it cannot happen, to branch on.
         why: Impossible,
     },
+    /// An event of a story that cannot happen in the state the earlier events led to.
+    #[error("events[{index}] ({event}): impossible: {reason}")]
+    ImpossibleEvent {
+        /// Position in `events`.
+        index: usize,
+        /// The event as written.
+        event: String,
+        /// Why it cannot happen, in the story's names.
+        reason: String,
+        /// Why it cannot happen, to branch on.
+        why: StoryImpossible,
+    },
 }
 
 impl EpisodeError {
@@ -98,7 +128,7 @@ impl EpisodeError {
     ) -> Self {
         Self::Invalid {
             field: field.into(),
-            value: value.into(),
+            value: quoted(&value.into()),
             reason: reason.into(),
         }
     }
@@ -111,7 +141,7 @@ impl EpisodeError {
         Self::UnknownId {
             field: field.into(),
             kind,
-            value: value.into(),
+            value: quoted(&value.into()),
         }
     }
 }

@@ -51,3 +51,7 @@ index_type!(
     /// A furniture class ("kitchen_cabinet"), shared by look-alike pieces.
     FurnitureClassId
 );
+index_type!(
+    /// One agent of a multi-agent episode ([`Story`](crate::Story)).
+    AgentId
+);

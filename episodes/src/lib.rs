@@ -7,6 +7,11 @@
 //! id and replays every action, so an invalid file is rejected with the path of the field at
 //! fault. [`State`] replays actions and tells what the agent [observes](State::observe).
 //!
+//! A [`Story`] is the multi-agent kind of episode, in the same format: several agents
+//! enter and leave rooms, move objects and tell each other where objects are (truly or
+//! not), and questions nest beliefs ("A thinks B thinks the pear is in the red box").
+//! [`AnyEpisode`] reads a document of either kind.
+//!
 //! ```
 //! use bip_episodes::{Episode, Place};
 //!
@@ -31,27 +36,35 @@
 #![deny(missing_docs)]
 
 mod action;
+mod document;
 mod episode;
 mod error;
 mod ids;
 pub mod import;
 pub mod json;
 mod layout;
+pub mod limits;
 mod question;
 mod question_type;
 mod state;
+mod story;
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_support;
 mod world;
 
 pub use action::Action;
+pub use document::AnyEpisode;
 pub use episode::{Agent, Episode, EpisodeParts};
 pub use error::EpisodeError;
-pub use ids::{ClassId, FurnitureClassId, FurnitureId, ObjectId, RoomId};
+pub use ids::{AgentId, ClassId, FurnitureClassId, FurnitureId, ObjectId, RoomId};
 pub use layout::{Layout, Place, APPROACH_DISTANCE};
 pub use question::{
     option_index, option_letter, AnswerOption, Claim, Expected, Proposition, Question,
 };
 pub use question_type::{QuestionLabel, QuestionType};
 pub use state::{Impossible, Observation, State};
+pub use story::{
+    Event, NestedClaim, Story, StoryAgent, StoryImpossible, StoryOption, StoryParts, StoryQuestion,
+    StoryState,
+};
 pub use world::{Furniture, FurnitureKind, Object, Room, World};

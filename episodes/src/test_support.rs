@@ -52,6 +52,44 @@ pub fn examples() -> Vec<Episode> {
         .collect()
 }
 
+/// Four Hi-ToM-style records written for the tests (not from the benchmark), one JSON
+/// object a line: a two-chapter story with a public and a private claim, told once in
+/// Hi-ToM's words (with a VP instruction line, distractors and a closing `***`) and once
+/// in other words; questions of orders 2, 1, 2 (reworded) and 0, answered by the rules
+/// (red_crate, green_drawer, red_crate, red_bucket).
+pub const HITOM_RECORDS: &str = include_str!("../../tests/data/hitom-sample.jsonl");
+
+/// A small story written for the tests: Ann and Bo enter the patio, where the pear is in
+/// the red box; Ann leaves; Bo moves the pear to the blue jar. One question: where does
+/// Ann think the pear is (a: red box, expected; b: blue jar).
+pub const STORY: &str = r#"{
+  "format": "bip-episode/1",
+  "id": "pear",
+  "world": {"rooms": ["patio", "lobby"],
+    "furniture": [{"id": "red_box", "room": "patio", "kind": "container"},
+                  {"id": "blue_jar", "room": "patio", "kind": "container"}],
+    "objects": [{"id": "pear", "at": "red_box"}]},
+  "agents": [{"name": "Ann"}, {"name": "Bo"}],
+  "events": [{"enter": {"agent": "Ann", "room": "patio"}},
+             {"enter": {"agent": "Bo", "room": "patio"}},
+             {"exit": {"agent": "Ann", "room": "patio"}},
+             {"move": {"agent": "Bo", "object": "pear", "to": "blue_jar"}}],
+  "questions": [{"id": "ann", "type": "order 1", "options": [
+      {"belief": {"of": ["Ann"], "object": "pear", "container": "red_box"}},
+      {"belief": {"of": ["Ann"], "object": "pear", "container": "blue_jar"}}],
+    "expected": "a"}]
+}"#;
+
+/// The parts of [`STORY`], for tests to change and check again.
+///
+/// # Panics
+/// If [`STORY`] does not read (a bug in the fixture).
+pub fn story_parts() -> crate::story::StoryParts {
+    crate::story::Story::from_json(STORY, "pear")
+        .expect("the story fixture reads")
+        .into_parts()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,7 +24,7 @@ pub fn models_dir() -> PathBuf {
 /// # Errors
 ///
 /// [`ModelError::NotFound`] saying how to fetch an aliased model that is missing, or that a
-/// path does not exist.
+/// path does not exist; [`ModelError::Io`] when it cannot be reached (no permission).
 pub fn resolve_model(spec: &str) -> Result<PathBuf> {
     if let Some((alias, file)) = MODEL_ALIASES.iter().find(|(a, _)| *a == spec) {
         let path = models_dir().join(file);
@@ -39,14 +39,18 @@ pub fn resolve_model(spec: &str) -> Result<PathBuf> {
         };
     }
     let path = PathBuf::from(spec);
-    if path.exists() {
-        Ok(path)
-    } else {
-        let aliases: Vec<&str> = MODEL_ALIASES.iter().map(|(a, _)| *a).collect();
-        Err(ModelError::NotFound(format!(
-            "{spec}: no such model file or folder (aliases: {})",
-            aliases.join(", ")
-        )))
+    match std::fs::metadata(&path) {
+        Ok(_) => Ok(path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let aliases: Vec<&str> = MODEL_ALIASES.iter().map(|(a, _)| *a).collect();
+            Err(ModelError::NotFound(format!(
+                "{spec}: no such model file or folder (aliases: {})",
+                aliases.join(", ")
+            )))
+        }
+        // Present but out of reach (permissions, a file where a folder should be, a
+        // link loop): the system's reason, not "no such file".
+        Err(e) => Err(ModelError::io(path, e)),
     }
 }
 
@@ -72,5 +76,17 @@ mod tests {
             .unwrap()
             .ends_with("SmolLM2-135M-Instruct.Q4_1.gguf"));
         assert!(alias_path("gpt-5").is_none());
+    }
+
+    #[test]
+    fn unreachable_paths_say_why() {
+        // A file where a folder should be: there, but not reachable as given.
+        let err = resolve_model("/etc/hostname/model.gguf").unwrap_err();
+        assert!(matches!(err, ModelError::Io { .. }), "{err:?}");
+        let cause = std::error::Error::source(&err).map(ToString::to_string);
+        assert!(
+            cause.is_some_and(|c| c.contains("Not a directory")),
+            "{err:?}"
+        );
     }
 }

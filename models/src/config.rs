@@ -105,14 +105,30 @@ impl LlamaConfig {
         Ok(())
     }
 
-    /// Number of parameters (the tied head counted once).
+    /// Number of parameters (the tied head counted once); `usize::MAX` when sizes read
+    /// from a file multiply past it.
     pub fn num_parameters(&self) -> usize {
         let (h, f, v) = (self.hidden_size, self.intermediate_size, self.vocab_size);
-        let kv = self.num_kv_heads * self.head_dim();
-        let bias = if self.attention_bias { h + 2 * kv } else { 0 };
-        let block = 2 * h + h * h + 2 * h * kv + h * h + bias + 3 * h * f;
-        let head = if self.tie_embeddings { 0 } else { v * h };
-        v * h + self.num_layers * block + h + head
+        let kv = self.num_kv_heads.saturating_mul(self.head_dim());
+        let bias = if self.attention_bias {
+            h.saturating_add(kv.saturating_mul(2))
+        } else {
+            0
+        };
+        let terms = [
+            h.saturating_mul(2),
+            h.saturating_mul(h).saturating_mul(2),
+            h.saturating_mul(kv).saturating_mul(2),
+            bias,
+            h.saturating_mul(f).saturating_mul(3),
+        ];
+        let block = terms.iter().fold(0usize, |a, &t| a.saturating_add(t));
+        let embed = v.saturating_mul(h);
+        let head = if self.tie_embeddings { 0 } else { embed };
+        embed
+            .saturating_add(self.num_layers.saturating_mul(block))
+            .saturating_add(h)
+            .saturating_add(head)
     }
 }
 

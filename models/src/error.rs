@@ -9,8 +9,9 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ModelError {
-    /// A file could not be opened or read.
-    #[error("{path}: {source}")]
+    /// A file could not be opened or read. (The operating system's words are the
+    /// source, shown after the path by `{:#}` and error chains, not repeated here.)
+    #[error("{path}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -109,6 +110,15 @@ pub enum ModelError {
         /// What is wrong with it.
         problem: String,
     },
+    /// A model computed NaN for a request: its weights, or an adapter's, are out of
+    /// range (finite, but too large for `f32` arithmetic).
+    #[error(
+        "request {index}: the model computed NaN (its weights, or an adapter's, are out of range)"
+    )]
+    NotANumber {
+        /// The request's position in the batch.
+        index: usize,
+    },
     /// A device is not one bip knows, or this build has no backend for it.
     #[error("device {device}: {problem}")]
     Device {
@@ -126,6 +136,16 @@ pub enum ModelError {
         #[source]
         source: Box<ModelError>,
     },
+}
+
+/// `v` as errors show a number: plainly when it reads well that way (`16`, `0.001`),
+/// in exponent form when it is huge or tiny (`1e308`, not 309 digits).
+pub(crate) fn number(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-4..1e15).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
 }
 
 /// `Result` with [`ModelError`].

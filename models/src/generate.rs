@@ -21,7 +21,8 @@ pub struct Generation {
 /// # Errors
 ///
 /// [`ModelError::BadRequest`] for an empty prompt, a token outside the vocabulary, or a
-/// prompt plus `max_tokens` longer than the context.
+/// prompt plus `max_tokens` longer than the context; [`ModelError::NotANumber`] when the
+/// model computes NaN.
 pub fn generate_greedy<B: Backend>(
     model: &Transformer<B>,
     prompt: &[u32],
@@ -36,7 +37,7 @@ pub fn generate_greedy<B: Backend>(
     if let Some(t) = prompt.iter().find(|&&t| t as usize >= vocab) {
         return bad(format!("token {t} is outside the vocabulary of {vocab}"));
     }
-    if prompt.len() + max_tokens > model.max_len() {
+    if prompt.len().saturating_add(max_tokens) > model.max_len() {
         return bad(format!(
             "{} prompt tokens plus {max_tokens} new ones exceed the context of {}",
             prompt.len(),
@@ -54,7 +55,7 @@ pub fn generate_greedy<B: Backend>(
         let hidden = model.forward(t, &mut cache);
         let last = hidden.narrow(1, n - 1, 1).reshape([1, model.hidden_size()]);
         let logits = ModelError::read_back(model.logits(last).into_data())?;
-        let next = argmax(&logits);
+        let next = argmax(&logits).ok_or(ModelError::NotANumber { index: 0 })?;
         out.push(next);
         if stop.contains(&next) {
             return Ok(Generation {
@@ -70,15 +71,18 @@ pub fn generate_greedy<B: Backend>(
     })
 }
 
-/// Index of the largest value, the first one on ties; NaN never wins.
-fn argmax(values: &[f32]) -> u32 {
+/// Index of the largest value, the first one on ties; `None` when a value is NaN (the
+/// model is broken, and no choice would mean anything). One pass, as before the check.
+fn argmax(values: &[f32]) -> Option<u32> {
     let mut best = 0;
+    let mut nan = false;
     for (i, &v) in values.iter().enumerate() {
-        if v > values[best] || values[best].is_nan() {
+        nan |= v.is_nan();
+        if v > values[best] {
             best = i;
         }
     }
-    best as u32
+    (!nan).then_some(best as u32)
 }
 
 #[cfg(test)]
@@ -88,9 +92,25 @@ mod tests {
     use crate::tests::TestBackend;
 
     #[test]
-    fn argmax_prefers_first_and_skips_nan() {
-        assert_eq!(argmax(&[1.0, 3.0, 3.0]), 1);
-        assert_eq!(argmax(&[f32::NAN, 0.5, 0.2]), 1);
+    fn argmax_prefers_first_and_refuses_nan() {
+        assert_eq!(argmax(&[1.0, 3.0, 3.0]), Some(1));
+        assert_eq!(argmax(&[f32::NAN, 0.5, 0.2]), None);
+        assert_eq!(argmax(&[0.5, f32::NAN]), None);
+    }
+
+    #[test]
+    fn a_token_limit_past_any_context_is_an_error() {
+        let model = LlamaConfig::new(30, 16, 24, 1, 4, 2)
+            .with_max_seq_len(64)
+            .init::<TestBackend>(&Default::default());
+        let err = generate_greedy(&model, &[1, 2], usize::MAX, &[]).unwrap_err();
+        assert!(
+            err.to_string().contains(&format!(
+                "2 prompt tokens plus {} new ones exceed the context of 64",
+                usize::MAX
+            )),
+            "{err}"
+        );
     }
 
     #[test]
@@ -117,7 +137,7 @@ mod tests {
                 .into_data()
                 .to_vec()
                 .unwrap();
-            assert_eq!(argmax(&logits), t);
+            assert_eq!(argmax(&logits), Some(t));
             seq.push(t);
         }
         let stop = generate_greedy(&model, &prompt, 5, &[g.tokens[0]]).unwrap();

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
-use crate::load::gguf::{architecture, config_from_gguf, is_gguf, GgufFile};
-use crate::load::hf::{config_from_hf, model_type, tokenizer_from_hf, HfWeights};
+use crate::load::gguf::{architecture, check_gguf_tensors, config_from_gguf, is_gguf, GgufFile};
+use crate::load::hf::{check_hf_tensors, config_from_hf, model_type, tokenizer_from_hf, HfWeights};
+use crate::load::LoadOptions;
 use crate::tokenizer::{from_gguf, Tokenizer};
 
 /// A model's description: format, architecture, sizes, quantization, tokenizer.
@@ -20,8 +21,11 @@ pub struct ModelInfo {
     pub name: Option<String>,
     /// The architecture (`llama`, `qwen2`, ...).
     pub architecture: String,
-    /// The decoder's sizes.
+    /// The decoder's sizes; `max_seq_len` is the context the model runs on
+    /// ([`LoadOptions::max_context`] at most).
     pub config: LlamaConfig,
+    /// The context the file declares (`context_length`, `max_position_embeddings`).
+    pub declared_context: usize,
     /// Number of parameters.
     pub parameters: usize,
     /// Number of tensors of each element type (`Q4_1`, `F32`, `BF16`, ...).
@@ -88,42 +92,59 @@ impl ModelInfo {
     ///
     /// As [`crate::LanguageModel::load`], except for errors in the weights' data.
     pub fn read(path: &Path) -> Result<Self> {
-        prepare(path).map(|p| p.info)
+        prepare(path, &LoadOptions::default()).map(|p| p.info)
     }
 }
 
-/// Opens the model at `path` and reads everything but the weights.
-pub(crate) fn prepare(path: &Path) -> Result<Prepared> {
-    if path.is_dir() {
-        return prepare_hf(path);
-    }
-    if path
-        .extension()
-        .is_some_and(|e| e == "safetensors" || e == "json")
-    {
-        if let Some(dir) = path.parent() {
-            return prepare_hf(dir);
+/// Opens the model at `path` and reads everything but the weights, checking that the
+/// sizes the file declares are borne out by its tensors and tokenizer; the context is
+/// limited to `options.max_context`.
+pub(crate) fn prepare(path: &Path, options: &LoadOptions) -> Result<Prepared> {
+    options.check()?;
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            ModelError::NotFound(format!("{}: no such file or folder", path.display()))
         }
+        _ => ModelError::io(path, e),
+    })?;
+    let is_hf_file = path
+        .extension()
+        .is_some_and(|e| e == "safetensors" || e == "json");
+    let mut prepared = match path.parent() {
+        _ if meta.is_dir() => prepare_hf(path)?,
+        Some(dir) if is_hf_file => prepare_hf(dir)?,
+        _ if is_gguf(path)? => prepare_gguf(path)?,
+        _ => return Err(ModelError::format(
+            path,
+            "neither a GGUF file nor a Hugging Face model folder (config.json, *.safetensors, tokenizer.json)",
+        )),
+    };
+    let context = options.context(prepared.info.declared_context);
+    prepared.config.max_seq_len = context;
+    prepared.info.config.max_seq_len = context;
+    Ok(prepared)
+}
+
+/// Checks that `tokenizer`'s ids fit the `rows` of the model's embedding; `key` names the
+/// vocabulary in `path`.
+fn check_vocabulary(tokenizer: &Tokenizer, rows: usize, path: &Path, key: &str) -> Result<()> {
+    let n = tokenizer.vocab_size();
+    if n > rows {
+        return Err(ModelError::key(
+            path,
+            key,
+            format!("{n} tokens, but the model's embedding has {rows} rows: ids past {rows} would have no embedding"),
+        ));
     }
-    if !path.exists() {
-        return Err(ModelError::NotFound(format!(
-            "{}: no such file or folder",
-            path.display()
-        )));
-    }
-    if is_gguf(path) {
-        return prepare_gguf(path);
-    }
-    Err(ModelError::format(
-        path,
-        "neither a GGUF file nor a Hugging Face model folder (config.json, *.safetensors, tokenizer.json)",
-    ))
+    Ok(())
 }
 
 fn prepare_gguf(path: &Path) -> Result<Prepared> {
     let file = GgufFile::open(path)?;
     let config = config_from_gguf(&file)?;
+    check_gguf_tensors(&file, &config)?;
     let tokenizer = from_gguf(&file)?;
+    check_vocabulary(&tokenizer, config.vocab_size, path, "tokenizer.ggml.tokens")?;
     let mut tensor_types = BTreeMap::new();
     for t in file.tensors() {
         *tensor_types.entry(t.ty.name()).or_insert(0) += 1;
@@ -137,6 +158,7 @@ fn prepare_gguf(path: &Path) -> Result<Prepared> {
             .map(str::to_string),
         architecture: architecture(&file)?,
         parameters: config.num_parameters(),
+        declared_context: config.max_seq_len,
         config: config.clone(),
         tensor_types,
         file_type: file
@@ -160,6 +182,14 @@ fn prepare_hf(dir: &Path) -> Result<Prepared> {
         config.tie_embeddings = true;
     }
     let tokenizer = tokenizer_from_hf(dir)?;
+    check_hf_tensors(&weights, &config)?;
+    let tokenizer_file = dir.join("tokenizer.json");
+    check_vocabulary(
+        &tokenizer,
+        config.vocab_size,
+        &tokenizer_file,
+        "model.vocab",
+    )?;
     let mut tensor_types = BTreeMap::new();
     for f in weights.files() {
         for t in f.tensors().values() {
@@ -172,6 +202,7 @@ fn prepare_hf(dir: &Path) -> Result<Prepared> {
         name: dir.file_name().map(|n| n.to_string_lossy().into_owned()),
         architecture: model_type(dir).unwrap_or_else(|| "llama".into()),
         parameters: config.num_parameters(),
+        declared_context: config.max_seq_len,
         config: config.clone(),
         tensor_types,
         file_type: None,

@@ -23,6 +23,11 @@
 //!   to files, with a typed training log ([`train::LogRecord`]).
 //! - [`WeakToStrong`] scores with three models sharing a tokenizer (large, small expert,
 //!   small naive), per token `log_softmax(s_L + α (s_E − s_N))` over the whole vocabulary.
+//! - Hostile files fail cleanly: before any weight is read, the tensors a file holds must
+//!   be exactly those its metadata declares (layers, shapes), token ids must fit the
+//!   vocabulary and tensor data the file; weights must be finite. The context a model runs
+//!   on is capped by [`LoadOptions::max_context`] ([`DEFAULT_MAX_CONTEXT`]), whatever the
+//!   file declares.
 //! - Models run on [`backend::Cpu`] (burn-flex), or `backend::Cuda` with the `cuda`
 //!   feature; a [`Device`] (`cpu`, `cuda`, `cuda:N`) picks one at run time and
 //!   [`Device::run`] runs a [`BackendTask`] on it. [`resolve_model`] maps a path or an
@@ -90,7 +95,8 @@ pub use config::LlamaConfig;
 pub use error::{ModelError, Result};
 pub use generate::{generate_greedy, Generation};
 pub use info::{ModelInfo, TokenizerInfo};
-pub use lora::{LoraAdapter, LoraConfig, LoraModule, LoraPair};
+pub use load::{LoadOptions, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT};
+pub use lora::{LoraAdapter, LoraConfig, LoraModule, LoraPair, MAX_LORA_SCALE};
 pub use model::LanguageModel;
 pub use prefix::{CacheStats, PrefixCache, DEFAULT_CACHE_TOKENS};
 pub use score::{
@@ -102,7 +108,7 @@ pub use train::{
     LoraTrainer, TextPair, TokenPair, TrainEvent, TrainOptions, TrainOutcome, TrainRun,
 };
 pub use transformer::Transformer;
-pub use w2s::{W2sStats, WeakToStrong};
+pub use w2s::{W2sStats, WeakToStrong, MAX_W2S_ALPHA};
 pub use weights::{canonical_tensors, MemoryWeights, WeightSource};
 
 #[cfg(test)]

@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use burn::tensor::backend::Backend;
 
 use crate::config::LlamaConfig;
-use crate::error::Result;
+use crate::error::{ModelError, Result};
 use crate::generate::{generate_greedy, Generation};
 use crate::info::{prepare, ModelInfo, Opened, Prepared};
 use crate::load::gguf::GgufWeights;
+use crate::load::LoadOptions;
 use crate::lora::{AdaptedWeights, LoraAdapter};
 use crate::prefix::PrefixCache;
 use crate::score::{
@@ -47,7 +48,7 @@ impl<B: Backend> LanguageModel<B> {
     /// truncated files, unsupported architectures or tensor types, missing or misshapen
     /// tensors, a tokenizer that cannot be built.
     pub fn load(path: &Path, device: &B::Device) -> Result<Self> {
-        Self::load_inner(path, None, device)
+        Self::load_with(path, None, &LoadOptions::default(), device)
     }
 
     /// Like [`LanguageModel::load`], with a LoRA adapter merged into the weights
@@ -65,16 +66,34 @@ impl<B: Backend> LanguageModel<B> {
         adapter: &LoraAdapter,
         device: &B::Device,
     ) -> Result<Self> {
-        Self::load_inner(path, Some(adapter), device)
+        Self::load_with(path, Some(adapter), &LoadOptions::default(), device)
     }
 
-    fn load_inner(path: &Path, adapter: Option<&LoraAdapter>, device: &B::Device) -> Result<Self> {
+    /// Like [`LanguageModel::load`], with `adapter` merged when given and the limits of
+    /// `options`: the model runs on `options.max_context` positions at most, whatever
+    /// context the file declares.
+    ///
+    /// Before any weight is read, the file's tensors are checked against what its
+    /// metadata declares: exactly the tensors of that many layers, in those shapes, a
+    /// tokenizer whose ids (BOS and EOS included) fit the vocabulary, every tensor's data
+    /// within the file. Weights must be finite, and stay finite once an adapter is merged.
+    ///
+    /// # Errors
+    ///
+    /// As [`LanguageModel::load_with_adapter`], and [`crate::ModelError::Config`] for
+    /// options out of range ([`LoadOptions::check`]).
+    pub fn load_with(
+        path: &Path,
+        adapter: Option<&LoraAdapter>,
+        options: &LoadOptions,
+        device: &B::Device,
+    ) -> Result<Self> {
         let Prepared {
             opened,
             config,
             tokenizer,
             info,
-        } = prepare(path)?;
+        } = prepare(path, options)?;
         let transformer = match opened {
             Opened::Gguf(file) => build(
                 &config,
@@ -129,9 +148,10 @@ impl<B: Backend> LanguageModel<B> {
     ///
     /// # Errors
     ///
-    /// [`crate::ModelError::Tokenizer`] when a text cannot be encoded and
-    /// [`crate::ModelError::BadRequest`] naming the request (an empty prompt, one longer
-    /// than the context).
+    /// [`crate::ModelError::Tokenizer`] when a text cannot be encoded (a text the
+    /// tokenizer turns into no tokens included), [`crate::ModelError::BadRequest`] naming
+    /// the request (an empty prompt, one longer than the context), and
+    /// [`crate::ModelError::NotANumber`] when the model computes NaN.
     pub fn score(
         &self,
         cache: &mut PrefixCache<B>,
@@ -164,9 +184,17 @@ impl<B: Backend> LanguageModel<B> {
     ///
     /// # Errors
     ///
-    /// [`crate::ModelError::Tokenizer`] and [`crate::ModelError::BadRequest`] (an empty
-    /// prompt, or one that with `max_tokens` exceeds the context).
+    /// [`crate::ModelError::Tokenizer`] (a prompt the tokenizer turns into no tokens
+    /// included), [`crate::ModelError::BadRequest`] (an empty prompt, or one that with
+    /// `max_tokens` exceeds the context) and [`crate::ModelError::NotANumber`] when the
+    /// model computes NaN.
     pub fn generate(&self, prompt: &str, max_tokens: usize) -> Result<(Generation, String)> {
+        if prompt.is_empty() {
+            return Err(ModelError::BadRequest {
+                index: 0,
+                problem: "empty prompt: generation needs a token to continue".into(),
+            });
+        }
         let ids = self.tokenizer.encode_prompt(prompt)?;
         let stop: Vec<u32> = self.tokenizer.eos_token().into_iter().collect();
         let generation = generate_greedy(&self.transformer, &ids, max_tokens, &stop)?;

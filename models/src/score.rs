@@ -168,7 +168,8 @@ struct Suffix {
 /// # Errors
 ///
 /// [`ModelError::BadRequest`] naming the request for an empty prompt, a token outside the
-/// vocabulary, or a prompt and continuation longer than the context.
+/// vocabulary, or a prompt and continuation longer than the context;
+/// [`ModelError::NotANumber`] naming it when the model computes NaN.
 pub fn score_tokens<B: Backend>(
     model: &Transformer<B>,
     cache: &mut PrefixCache<B>,
@@ -241,7 +242,19 @@ pub fn score_tokens<B: Backend>(
             start = end;
         }
     }
-    Ok(results)
+    refuse_nan(results)
+}
+
+/// `results`, unless one holds a NaN: a broken model (weights finite but too large, say),
+/// never a score.
+fn refuse_nan(results: Vec<Scored>) -> Result<Vec<Scored>> {
+    match results
+        .iter()
+        .position(|r| r.logprobs.iter().any(|l| l.is_nan()))
+    {
+        Some(index) => Err(ModelError::NotANumber { index }),
+        None => Ok(results),
+    }
 }
 
 /// Checks every request before any work is done.

@@ -183,15 +183,55 @@ fn tiny_metadata(config: &LlamaConfig) -> Vec<(&'static str, GgufValue)> {
     ]
 }
 
+/// A GGUF tensor as the writer takes it: name, row-major shape, type, encoded data.
+pub(crate) type GgufTensor = (String, Vec<usize>, GgmlType, Vec<u8>);
+
+/// The parts of the tiny model's GGUF file, for tests that spoil one before writing it:
+/// metadata, tensors, and the weights they hold in canonical naming and layout.
+pub(crate) struct TinyGguf {
+    pub(crate) metadata: Vec<(String, GgufValue)>,
+    pub(crate) tensors: Vec<GgufTensor>,
+    pub(crate) truth: MemoryWeights,
+}
+
+impl TinyGguf {
+    /// Sets metadata key `key` (replacing it when present).
+    pub(crate) fn set(&mut self, key: &str, value: GgufValue) -> &mut Self {
+        self.metadata.retain(|(k, _)| k != key);
+        self.metadata.push((key.to_string(), value));
+        self
+    }
+
+    /// Writes the file.
+    pub(crate) fn write(&self, path: &Path) {
+        let mut w = GgufWriter::new();
+        for (key, value) in &self.metadata {
+            w.metadata(key, value.clone());
+        }
+        for (name, shape, ty, data) in &self.tensors {
+            w.tensor(name, shape, *ty, data.clone());
+        }
+        w.write(path).unwrap();
+    }
+}
+
 /// Writes the tiny model as a GGUF file at `path` and returns the weights it holds, in
 /// canonical naming and layout (what any correct loader must produce).
 pub(crate) fn write_tiny_gguf(path: &Path, config: &LlamaConfig, seed: u64) -> MemoryWeights {
+    let parts = tiny_gguf(config, seed);
+    parts.write(path);
+    parts.truth
+}
+
+/// The tiny model's GGUF file in parts ([`write_tiny_gguf`] writes them).
+pub(crate) fn tiny_gguf(config: &LlamaConfig, seed: u64) -> TinyGguf {
     let random = MemoryWeights::random(config, seed);
     let mut truth = MemoryWeights::new("truth");
-    let mut w = GgufWriter::new();
-    for (key, value) in tiny_metadata(config) {
-        w.metadata(key, value);
-    }
+    let metadata = tiny_metadata(config)
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    let mut tensors = Vec::new();
     let mut rng = SplitMix64::new(seed);
     for (name, shape) in canonical_tensors(config) {
         let gname = crate::load::gguf::gguf_name(&name).unwrap();
@@ -239,10 +279,13 @@ pub(crate) fn write_tiny_gguf(path: &Path, config: &LlamaConfig, seed: u64) -> M
             }
         };
         truth.insert(&name, &shape, canonical);
-        w.tensor(&gname, &shape, ty, bytes);
+        tensors.push((gname, shape, ty, bytes));
     }
-    w.write(path).unwrap();
-    truth
+    TinyGguf {
+        metadata,
+        tensors,
+        truth,
+    }
 }
 
 /// Writes `weights` as a Hugging Face folder in `dir`, split over two safetensors files

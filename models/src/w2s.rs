@@ -7,13 +7,18 @@ use std::sync::Arc;
 use burn::tensor::backend::Backend;
 use rayon::prelude::*;
 
-use crate::error::{ModelError, Result};
+use crate::error::{number, ModelError, Result};
 use crate::model::LanguageModel;
 use crate::prefix::{CacheStats, PrefixCache};
 use crate::score::{
     encode_requests, EncodedRequest, ScoreOptions, ScoreRequest, Scored, TokenRequest,
 };
 use crate::softmax::log_softmax_rows;
+
+/// The largest weak-to-strong steering strength α accepted, either sign. Published runs
+/// use α of 0.5 to 2; an α in the hundreds already swamps the large model's logits, and
+/// one near `f32::MAX` turns them into infinities.
+pub const MAX_W2S_ALPHA: f64 = 100.0;
 
 /// Most continuation tokens scored per round of the three models: each round holds three
 /// `rows × vocabulary` logit matrices (about 100 MB each for SmolLM2 at this bound).
@@ -74,16 +79,18 @@ impl<B: Backend> WeakToStrong<B> {
     /// # Errors
     ///
     /// [`ModelError::Incompatible`] naming both models and the first difference, and
-    /// [`ModelError::Config`] for an `alpha` that is not finite.
+    /// [`ModelError::Config`] for an `alpha` that is not finite or beyond
+    /// ±[`MAX_W2S_ALPHA`].
     pub fn new(
         large: Arc<LanguageModel<B>>,
         expert: Arc<LanguageModel<B>>,
         naive: Arc<LanguageModel<B>>,
         alpha: f64,
     ) -> Result<Self> {
-        if !alpha.is_finite() {
+        if !(alpha.is_finite() && alpha.abs() <= MAX_W2S_ALPHA) {
             return Err(ModelError::Config(format!(
-                "weak-to-strong alpha {alpha} is not finite"
+                "weak-to-strong alpha {} is not a number in [-{MAX_W2S_ALPHA}, {MAX_W2S_ALPHA}]",
+                number(alpha)
             )));
         }
         let models = [large, expert, naive];
@@ -529,7 +536,10 @@ mod tests {
         let err = WeakToStrong::new(l, s.clone(), s, f64::NAN)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("alpha NaN is not finite"), "{err}");
+        assert!(
+            err.contains("alpha NaN is not a number in [-100, 100]"),
+            "{err}"
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -113,6 +113,12 @@ impl WeightSource for MemoryWeights {
 /// Every tensor `config` needs, canonical name and shape, in load order. The LM head is
 /// listed only when not tied; biases only with `attention_bias`.
 pub fn canonical_tensors(config: &LlamaConfig) -> Vec<(String, Vec<usize>)> {
+    expected_tensors(config).collect()
+}
+
+/// [`canonical_tensors`] one at a time: the sizes of a configuration read from a file
+/// cost nothing until they are walked through.
+pub(crate) fn expected_tensors(config: &LlamaConfig) -> impl Iterator<Item = (String, Vec<usize>)> {
     let (h, f, v) = (
         config.hidden_size,
         config.intermediate_size,
@@ -122,29 +128,34 @@ pub fn canonical_tensors(config: &LlamaConfig) -> Vec<(String, Vec<usize>)> {
         config.num_heads * config.head_dim(),
         config.num_kv_heads * config.head_dim(),
     );
-    let mut out = vec![("model.embed_tokens.weight".to_string(), vec![v, h])];
-    for i in 0..config.num_layers {
+    let bias = config.attention_bias;
+    let layers = (0..config.num_layers).flat_map(move |i| {
         let p = format!("model.layers.{i}");
-        out.push((format!("{p}.input_layernorm.weight"), vec![h]));
-        out.push((format!("{p}.self_attn.q_proj.weight"), vec![q, h]));
-        out.push((format!("{p}.self_attn.k_proj.weight"), vec![kv, h]));
-        out.push((format!("{p}.self_attn.v_proj.weight"), vec![kv, h]));
-        if config.attention_bias {
+        let mut out = vec![
+            (format!("{p}.input_layernorm.weight"), vec![h]),
+            (format!("{p}.self_attn.q_proj.weight"), vec![q, h]),
+            (format!("{p}.self_attn.k_proj.weight"), vec![kv, h]),
+            (format!("{p}.self_attn.v_proj.weight"), vec![kv, h]),
+        ];
+        if bias {
             out.push((format!("{p}.self_attn.q_proj.bias"), vec![q]));
             out.push((format!("{p}.self_attn.k_proj.bias"), vec![kv]));
             out.push((format!("{p}.self_attn.v_proj.bias"), vec![kv]));
         }
-        out.push((format!("{p}.self_attn.o_proj.weight"), vec![h, q]));
-        out.push((format!("{p}.post_attention_layernorm.weight"), vec![h]));
-        out.push((format!("{p}.mlp.gate_proj.weight"), vec![f, h]));
-        out.push((format!("{p}.mlp.up_proj.weight"), vec![f, h]));
-        out.push((format!("{p}.mlp.down_proj.weight"), vec![h, f]));
-    }
-    out.push(("model.norm.weight".to_string(), vec![h]));
-    if !config.tie_embeddings {
-        out.push(("lm_head.weight".to_string(), vec![v, h]));
-    }
-    out
+        out.extend([
+            (format!("{p}.self_attn.o_proj.weight"), vec![h, q]),
+            (format!("{p}.post_attention_layernorm.weight"), vec![h]),
+            (format!("{p}.mlp.gate_proj.weight"), vec![f, h]),
+            (format!("{p}.mlp.up_proj.weight"), vec![f, h]),
+            (format!("{p}.mlp.down_proj.weight"), vec![h, f]),
+        ]);
+        out
+    });
+    let head = (!config.tie_embeddings).then(|| ("lm_head.weight".to_string(), vec![v, h]));
+    std::iter::once(("model.embed_tokens.weight".to_string(), vec![v, h]))
+        .chain(layers)
+        .chain(std::iter::once(("model.norm.weight".to_string(), vec![h])))
+        .chain(head)
 }
 
 /// How a query or key projection orders the rows of each head.

@@ -127,6 +127,7 @@ def infer(
     planner_weight: float = 1.0,
     lm_weight: float = 1.0,
     prune_to: int = 2,
+    max_context: int = 32768,
 ) -> dict[str, Any]:
     """Answers every question of ``episode`` as ``bip infer`` does; returns the
     episode's entry of ``bip infer --json`` (``trace`` with ``trace_top``)."""
@@ -200,6 +201,7 @@ class Session:
         planner_weight: float = 1.0,
         lm_weight: float = 1.0,
         prune_to: Optional[int] = None,
+        max_context: int = 32768,
     ) -> None: ...
     def push(self, action: ActionLike) -> None:
         """Scores, applies and observes one action. ``ImpossibleAction`` if it cannot

@@ -12,7 +12,7 @@ use bip::policy::{PolicyKind, PolicyOptions};
 use crate::error;
 
 /// The policy keyword arguments, as `bip infer`'s flags name them (with `_` for `-`).
-pub(crate) const POLICY_KEYWORDS: [&str; 14] = [
+pub(crate) const POLICY_KEYWORDS: [&str; 15] = [
     "beta",
     "model",
     "adapter",
@@ -27,6 +27,7 @@ pub(crate) const POLICY_KEYWORDS: [&str; 14] = [
     "planner_weight",
     "lm_weight",
     "prune_to",
+    "max_context",
 ];
 
 /// The policy `policy` with the options of `kwargs` (the defaults of `bip infer` for
@@ -93,6 +94,7 @@ fn set(options: &mut PolicyOptions, key: &str, value: &Bound<'_, PyAny>) -> PyRe
         "planner_weight" => options.planner_weight = value.extract()?,
         "lm_weight" => options.lm_weight = value.extract()?,
         "prune_to" => options.prune_to = value.extract()?,
+        "max_context" => options.max_context = value.extract()?,
         _ => {
             return Err(PyTypeError::new_err(format!(
                 "unexpected keyword argument '{key}' (policy options: {})",

@@ -7,12 +7,14 @@ use anyhow::bail;
 use clap::Args;
 
 use bip::engine::evaluation::{evaluate, risk_coverage_csv, EvaluateOptions};
-use bip::engine::BatchOptions;
-use bip::io::{to_jsonl, write_atomically};
+use bip::episodes::Story;
+use bip::io::{to_jsonl, OutputSet, Slot};
 use bip::plot::reliability_svg;
 
 use super::input::{read_inputs, InputFormat};
-use super::output::{check_svg, Output};
+use super::limits::Limits;
+use super::nested::{read_documents, read_hitom, TrustArgs};
+use super::output::{check_margin, check_svg, Output};
 use super::policy::PolicyArgs;
 use super::progress::Progress;
 
@@ -29,13 +31,15 @@ pub struct EvalArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// What the files hold.
-    #[arg(long, value_enum, default_value_t = InputFormat::Episodes)]
-    format: InputFormat,
+    #[arg(long, value_enum, default_value_t = EvalFormat::Episodes)]
+    format: EvalFormat,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
     policy: PolicyArgs,
+    #[command(flatten)]
+    trust: TrustArgs,
     /// Write one JSON line per question (episode, question, content hash, posterior,
     /// answer, expected) to this file.
     #[arg(long)]
@@ -55,20 +59,68 @@ pub struct EvalArgs {
     plot: Option<PathBuf>,
 }
 
-/// Runs `bip eval`.
-pub fn run(args: &EvalArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let margin = args.abstain_below.unwrap_or(0.0);
-    if !(margin.is_finite() && margin >= 0.0) {
-        bail!("--abstain-below: {margin} is not a margin ≥ 0");
+/// What the files of `bip eval` hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum EvalFormat {
+    /// `bip-episode/1` documents (`.jsonl` one a line, or `.json`): single-agent episodes
+    /// or stories, not both.
+    Episodes,
+    /// MMToM-QA text questions (JSONL), read with `bip import mmtom`'s reader.
+    Mmtom,
+    /// Hi-ToM records (JSONL), read with `bip import hitom`'s reader into stories.
+    Hitom,
+}
+
+/// The outputs of one `bip eval` run, checked before any work.
+struct EvalOutputs {
+    set: OutputSet,
+    report: Slot,
+    predictions: Option<Slot>,
+    curve: Option<Slot>,
+    plot: Option<Slot>,
+}
+
+impl EvalOutputs {
+    fn check(args: &EvalArgs) -> anyhow::Result<Self> {
+        let mut set = OutputSet::new();
+        let report = set.add_stdout("the report")?;
+        let mut slot =
+            |flag, path: &Option<PathBuf>| path.as_ref().map(|p| set.add(flag, p)).transpose();
+        let predictions = slot("--predictions", &args.predictions)?;
+        let curve = slot("--risk-coverage", &args.risk_coverage)?;
+        let plot = slot("--plot", &args.plot)?;
+        Ok(Self {
+            set,
+            report,
+            predictions,
+            curve,
+            plot,
+        })
     }
+}
+
+/// Runs `bip eval`.
+pub fn run(args: &EvalArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let margin = args.abstain_below.unwrap_or(0.0);
+    check_margin(margin)?;
     check_svg(args.plot.as_deref())?;
-    let policy = args.policy.build()?;
-    let (episodes, unreadable) = read_inputs(&args.files, args.format)?;
-    let options = EvaluateOptions {
-        batch: BatchOptions {
-            pruning: args.policy.pruning()?,
-            ..BatchOptions::default()
+    let mut outputs = EvalOutputs::check(args)?;
+    let (episodes, unreadable) = match args.format {
+        EvalFormat::Mmtom => read_inputs(&args.files, InputFormat::Mmtom)?,
+        EvalFormat::Episodes => match read_documents(&args.files)? {
+            (_, stories) if !stories.is_empty() => {
+                return stories_run(args, &stories, None, outputs, out)
+            }
+            (episodes, _) => (episodes, None),
         },
+        EvalFormat::Hitom => {
+            let (stories, unreadable) = read_hitom(&args.files)?;
+            return stories_run(args, &stories, Some(unreadable), outputs, out);
+        }
+    };
+    let policy = args.policy.build()?;
+    let options = EvaluateOptions {
+        batch: limits.batch(args.policy.pruning()?),
         abstain_below: margin,
         calibration: args.calibration_report || args.plot.is_some(),
         seed: BOOTSTRAP_SEED,
@@ -77,25 +129,57 @@ pub fn run(args: &EvalArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let mut run = evaluate(&episodes, policy.as_ref(), &options, &progress)?;
     let seconds = progress.elapsed();
     run.evaluation.unreadable = unreadable;
-    if let Some(path) = &args.predictions {
-        write_atomically(path, to_jsonl(&run.predictions)?.as_bytes())?;
+    if let Some(slot) = outputs.predictions {
+        outputs.set.put(slot, to_jsonl(&run.predictions)?);
     }
-    if let Some(path) = &args.risk_coverage {
-        write_atomically(path, risk_coverage_csv(&run.risk_coverage()).as_bytes())?;
+    if let Some(slot) = outputs.curve {
+        outputs
+            .set
+            .put(slot, risk_coverage_csv(&run.risk_coverage()));
     }
-    if let (Some(path), Some(calibration)) = (&args.plot, &run.evaluation.calibration) {
-        write_atomically(path, reliability_svg(calibration).as_bytes())?;
+    if let (Some(slot), Some(calibration)) = (outputs.plot, &run.evaluation.calibration) {
+        outputs.set.put(slot, reliability_svg(calibration));
     }
-    if args.json {
-        out.json(&run.evaluation)?;
+    let report = if args.json {
+        serde_json::to_string_pretty(&run.evaluation)? + "\n"
     } else {
-        out.print(&super::render::evaluation(&run.evaluation))?;
-    }
+        super::render::evaluation(&run.evaluation)
+    };
+    outputs.set.put(outputs.report, report);
+    out.write(&outputs.set.commit()?)?;
     let questions = run.outcomes.len();
     eprintln!(
         "bip: {questions} questions from {} episodes in {seconds:.2} s ({:.1} ms per question)",
         episodes.len(),
         seconds * 1e3 / questions.max(1) as f64
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `bip eval` on stories: nested-belief inference with the trust of the flags.
+fn stories_run(
+    args: &EvalArgs,
+    stories: &[Story],
+    unreadable: Option<usize>,
+    mut outputs: EvalOutputs,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
+    if args.abstain_below.is_some() || args.risk_coverage.is_some() || args.plot.is_some() {
+        bail!("--abstain-below, --risk-coverage and --plot are for single-agent episodes");
+    }
+    let trust = args.trust.trust(args.policy.calibration())?;
+    let started = std::time::Instant::now();
+    let (report, predictions) = super::nested::eval(stories, unreadable, trust, args.json)?;
+    if let Some(slot) = outputs.predictions {
+        outputs.set.put(slot, predictions);
+    }
+    outputs.set.put(outputs.report, report);
+    out.write(&outputs.set.commit()?)?;
+    let questions: usize = stories.iter().map(|s| s.questions().len()).sum();
+    eprintln!(
+        "bip: {questions} questions from {} stories in {:.2} s",
+        stories.len(),
+        started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -9,36 +9,67 @@ use clap::Args;
 use bip::engine::generate::{generate, generate_training_pairs, GenerateOptions, QuestionType};
 use bip::engine::PromptTemplate;
 use bip::episodes::Episode;
-use bip::io::{to_jsonl, write_atomically};
+use bip::io::{to_jsonl, OutputSet};
+
+use super::output::Output;
+
+/// The most episodes one run generates (each is kept in memory until written).
+pub(super) const MAX_EPISODES: usize = 1_000_000;
+
+/// What `bip generate` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// One agent acting on a goal and a belief, with MMToM-QA-type questions.
+    Mmtom,
+    /// Stories of several agents who move things and tell each other where they are, with
+    /// nested-belief questions of orders 0 to 4 (Hi-ToM-like).
+    Nested,
+}
 
 /// Arguments of `bip generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
+    /// What to generate.
+    #[arg(long, value_enum, default_value_t = Kind::Mmtom)]
+    pub kind: Kind,
     /// How many episodes.
     #[arg(long, short)]
-    n: usize,
+    pub n: usize,
     /// Random seed; the same seed gives byte-identical output.
     #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Output file, one episode per line (`bip-episode/1`).
-    #[arg(long, short, required_unless_present = "training_pairs")]
-    out: Option<PathBuf>,
+    pub seed: u64,
+    /// Output file, one episode (or story) per line (`bip-episode/1`).
+    #[arg(long, short, required_unless_present_any = ["training_pairs", "text"])]
+    pub out: Option<PathBuf>,
+    /// Nested: also (or only) write the stories told in Hi-ToM's record format, one record
+    /// per question, in varied wording (for `bip eval --format hitom`).
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub text: Option<PathBuf>,
+    /// Nested: share of stories in which agents tell each other where things are.
+    #[arg(long, default_value_t = 0.5)]
+    pub deception: f64,
     /// Also (or only) write training pairs for `bip train`: one line per step of each
     /// episode, `{"prompt": ..., "action": ...}`, the prompt rendering the agent's true goal
     /// and belief in the LM policy's template, the action the text it scores.
     #[arg(long, value_name = "FILE.jsonl")]
-    training_pairs: Option<PathBuf>,
+    pub training_pairs: Option<PathBuf>,
     /// Question types to generate, used in turn (default: all seven), e.g. `1.1,2.3`.
     #[arg(long, value_delimiter = ',')]
-    types: Vec<String>,
+    pub types: Vec<String>,
     /// Share of episodes whose question the behaviour so far cannot answer (expected
     /// answer "unknowable"), in [0, 1].
     #[arg(long, default_value_t = 0.0)]
-    unknowable: f64,
+    pub unknowable: f64,
 }
 
 /// Runs `bip generate`.
-pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if args.kind == Kind::Nested {
+        return super::generate_nested::run(args, out);
+    }
+    if args.text.is_some() {
+        bail!("--text is for --kind nested");
+    }
     let types = if args.types.is_empty() {
         QuestionType::ALL.to_vec()
     } else {
@@ -51,10 +82,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             .collect::<anyhow::Result<Vec<_>>>()?
     };
     if !(0.0..=1.0).contains(&args.unknowable) {
-        bail!(
-            "--unknowable: {} is not a share between 0 and 1",
-            args.unknowable
-        );
+        let share = bip::episodes::limits::number(args.unknowable);
+        bail!("--unknowable {share}: must be a share between 0 and 1");
+    }
+    if args.n > MAX_EPISODES {
+        bail!("--n {}: at most {MAX_EPISODES} episodes a run", args.n);
     }
     let options = GenerateOptions {
         seed: args.seed,
@@ -62,28 +94,40 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         unknowable: args.unknowable,
         ..GenerateOptions::default()
     };
-    if let Some(out) = &args.out {
+    // Both files are checked before either is generated, and written together.
+    let mut outputs = OutputSet::new();
+    let episodes_out = args
+        .out
+        .as_ref()
+        .map(|p| outputs.add("--out", p))
+        .transpose()?;
+    let pairs_out = args
+        .training_pairs
+        .as_ref()
+        .map(|p| outputs.add("--training-pairs", p))
+        .transpose()?;
+    let mut told = Vec::new();
+    if let (Some(slot), Some(path)) = (episodes_out, &args.out) {
         let episodes = generate(&options, args.n).context("generation failed")?;
         let text =
             to_jsonl(episodes.iter().map(Episode::to_file)).context("serialising an episode")?;
-        write_atomically(out, text.as_bytes())?;
-        eprintln!(
-            "bip: wrote {} episodes to {}",
-            episodes.len(),
-            out.display()
-        );
+        outputs.put(slot, text);
+        told.push(format!("{} episodes to {}", episodes.len(), path.display()));
     }
-    if let Some(path) = &args.training_pairs {
+    if let (Some(slot), Some(path)) = (pairs_out, &args.training_pairs) {
         let pairs = generate_training_pairs(&options, args.n, &PromptTemplate::default())
             .context("generation failed")?;
-        let text = to_jsonl(&pairs).context("serialising a training pair")?;
-        write_atomically(path, text.as_bytes())?;
-        eprintln!(
-            "bip: wrote {} training pairs from {} episodes to {}",
-            pairs.len(),
-            args.n,
-            path.display()
+        outputs.put(
+            slot,
+            to_jsonl(&pairs).context("serialising a training pair")?,
         );
+        let (n, shown) = (pairs.len(), path.display());
+        told.push(format!(
+            "{n} training pairs from {} episodes to {shown}",
+            args.n
+        ));
     }
+    out.write(&outputs.commit()?)?;
+    eprintln!("bip: wrote {}", told.join(" and "));
     Ok(ExitCode::SUCCESS)
 }

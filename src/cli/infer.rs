@@ -6,18 +6,21 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use bip::engine::infer_episode;
 use bip::engine::report::{EpisodeReport, Report};
-use bip::engine::{infer_episode, BatchOptions};
-use bip::io::{read_episode, write_atomically};
+use bip::episodes::AnyEpisode;
+use bip::io::{read_any_episodes, OutputSet};
 
-use super::output::Output;
+use super::limits::Limits;
+use super::nested::{infer_reports, TrustArgs};
+use super::output::{check_margin, Output};
 use super::policy::PolicyArgs;
-use super::render;
+use super::{render, render_nested};
 
 /// Arguments of `bip infer`.
 #[derive(Debug, Args)]
 pub struct InferArgs {
-    /// Episode files (`bip-episode/1` JSON).
+    /// Episode files (`bip-episode/1` JSON): single-agent episodes or stories, not both.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Print one JSON document instead of tables.
@@ -25,8 +28,10 @@ pub struct InferArgs {
     json: bool,
     #[command(flatten)]
     policy: PolicyArgs,
+    #[command(flatten)]
+    trust: TrustArgs,
     /// Answer "cannot tell" (answer null) when the two best options' probabilities are
-    /// closer than this margin.
+    /// closer than this margin (between 0 and 1).
     #[arg(long, default_value_t = 0.0)]
     abstain_below: f64,
     /// Show the posterior over goals and beliefs after every step.
@@ -35,7 +40,8 @@ pub struct InferArgs {
     /// How many joint hypotheses the trace lists per step.
     #[arg(long, default_value_t = 5, requires = "trace")]
     trace_top: usize,
-    /// Write the output to this file (atomically) instead of standard output.
+    /// Write the output to this file (atomically; `-` is standard output, a device or
+    /// pipe is written in place) instead of standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
     /// Exit with status 1 unless every question with an expected answer is answered as expected.
@@ -44,42 +50,79 @@ pub struct InferArgs {
 }
 
 /// Runs `bip infer`.
-pub fn run(args: &InferArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let policy = args.policy.build()?;
-    let options = BatchOptions {
-        trace_top: args.trace.then_some(args.trace_top),
-        pruning: args.policy.pruning()?,
-        ..BatchOptions::default()
+pub fn run(args: &InferArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<ExitCode> {
+    check_margin(args.abstain_below)?;
+    let mut outputs = OutputSet::new();
+    let report_slot = match &args.output {
+        Some(path) => outputs.add("--output", path)?,
+        None => outputs.add_stdout("the report")?,
     };
-    let mut episodes = Vec::with_capacity(args.files.len());
-    let mut reports = Vec::with_capacity(args.files.len());
+    let mut documents = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        let episode = read_episode(path)?;
-        let inference = infer_episode(&episode, policy.as_ref(), &options)
-            .with_context(|| format!("{}: inference failed", path.display()))?;
-        reports.push(EpisodeReport::new(
-            &episode,
-            &inference,
-            policy.name(),
-            Some(path.display().to_string()),
-            args.abstain_below,
-        ));
-        episodes.push(episode);
+        for document in read_any_episodes(path)? {
+            documents.push((document, path.display().to_string()));
+        }
     }
-    let report = Report::new(reports);
+    let stories: Vec<_> = documents
+        .iter()
+        .filter_map(|(d, p)| match d {
+            AnyEpisode::Story(s) => Some((s.clone(), p.clone())),
+            AnyEpisode::Single(_) => None,
+        })
+        .collect();
+    let (report, text) = if stories.is_empty() {
+        singles(args, limits, documents)?
+    } else if stories.len() == documents.len() {
+        let trust = args.trust.trust(args.policy.calibration())?;
+        let report = infer_reports(&stories, trust, args.abstain_below);
+        let plain: Vec<_> = stories.into_iter().map(|(s, _)| s).collect();
+        let text = render_nested::report(&plain, &report);
+        (report, text)
+    } else {
+        anyhow::bail!("the files mix single-agent episodes and stories; give them separately");
+    };
     let text = if args.json {
         report.to_json() + "\n"
     } else {
-        render::report(&episodes, &report)
+        text
     };
-    match &args.output {
-        Some(path) => write_atomically(path, text.as_bytes())?,
-        None => out.print(&text)?,
-    }
+    outputs.put(report_slot, text);
+    out.write(&outputs.commit()?)?;
     let all_correct = report.summary.correct == report.summary.with_expected;
     Ok(if args.check && !all_correct {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Single-agent episodes: the report and its text.
+fn singles(
+    args: &InferArgs,
+    limits: &Limits,
+    documents: Vec<(AnyEpisode, String)>,
+) -> anyhow::Result<(Report, String)> {
+    let policy = args.policy.build()?;
+    let mut options = limits.batch(args.policy.pruning()?);
+    options.trace_top = args.trace.then_some(args.trace_top);
+    let mut episodes = Vec::with_capacity(documents.len());
+    let mut reports = Vec::with_capacity(documents.len());
+    for (document, path) in documents {
+        let AnyEpisode::Single(episode) = document else {
+            continue;
+        };
+        let inference = infer_episode(&episode, policy.as_ref(), &options)
+            .with_context(|| format!("{path}: inference failed"))?;
+        reports.push(EpisodeReport::new(
+            &episode,
+            &inference,
+            policy.name(),
+            Some(path),
+            args.abstain_below,
+        ));
+        episodes.push(episode);
+    }
+    let report = Report::new(reports);
+    let text = render::report(&episodes, &report);
+    Ok((report, text))
 }

@@ -3,8 +3,6 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
-
 use bip::engine::variance::ItemFormat;
 use bip::episodes::import::mmtom::read_jsonl;
 use bip::episodes::Episode;
@@ -40,8 +38,7 @@ pub fn read_inputs(
         match format {
             InputFormat::Episodes => episodes.extend(read_episodes(path)?),
             InputFormat::Mmtom => {
-                let text =
-                    std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+                let text = bip::io::read_input(path)?;
                 for (line, record) in read_jsonl(&text) {
                     match record {
                         Ok(record) => episodes.push(record.episode),

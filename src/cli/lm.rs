@@ -2,14 +2,16 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::{
-    resolve_model, BackendTask, Device, LanguageModel, ModelInfo, PrefixCache, ScoreOptions,
-    ScoreRequest,
+    resolve_model, BackendTask, Device, LanguageModel, LoadOptions, ModelInfo, PrefixCache,
+    ScoreOptions, ScoreRequest, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT,
 };
+
+use super::output::Output;
 
 /// Arguments of `bip lm`.
 #[derive(Debug, Args)]
@@ -41,6 +43,26 @@ struct ModelArgs {
     /// into the model's weights at load.
     #[arg(long, value_name = "DIR")]
     adapter: Option<std::path::PathBuf>,
+    /// Longest sequence (prompt plus continuation) the model runs on: its own context when
+    /// shorter. Rotary tables are built for this many positions (at most 1048576).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
+    max_context: usize,
+}
+
+impl ModelArgs {
+    /// The load options of `--max-context`, checked.
+    fn load_options(&self) -> anyhow::Result<LoadOptions> {
+        max_context(self.max_context)
+    }
+}
+
+/// `--max-context N` as load options, refused outside 1..=[`MAX_CONTEXT_LIMIT`] (shared
+/// by every command that loads a model).
+pub fn max_context(n: usize) -> anyhow::Result<LoadOptions> {
+    if !(1..=MAX_CONTEXT_LIMIT).contains(&n) {
+        bail!("--max-context: {n} is not in 1..={MAX_CONTEXT_LIMIT}");
+    }
+    Ok(LoadOptions::default().with_max_context(n))
 }
 
 #[derive(Debug, Args)]
@@ -89,19 +111,39 @@ struct InspectArgs {
     json: bool,
 }
 
-/// Runs `bip lm`.
-pub fn run(args: &LmArgs) -> anyhow::Result<ExitCode> {
+/// Runs `bip lm`, its output going to `out`.
+pub fn run(args: &LmArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    check(args)?;
     match &args.command {
-        LmCommand::Inspect(a) => inspect(a),
-        LmCommand::Score(a) => a.model.device.run(OnModel::Score(a))?,
-        LmCommand::Generate(a) => a.model.device.run(OnModel::Generate(a))?,
+        LmCommand::Inspect(a) => inspect(a, out),
+        LmCommand::Score(a) => a.model.device.run(OnModel::Score(a, out))?,
+        LmCommand::Generate(a) => a.model.device.run(OnModel::Generate(a, out))?,
+    }
+}
+
+/// Checks every numeric flag, naming it, before anything is loaded.
+fn check(args: &LmArgs) -> anyhow::Result<()> {
+    match &args.command {
+        LmCommand::Inspect(_) => Ok(()),
+        LmCommand::Score(a) => a.model.load_options().map(drop),
+        LmCommand::Generate(a) => {
+            let options = a.model.load_options()?;
+            if !(1..=options.max_context).contains(&a.max_tokens) {
+                bail!(
+                    "--max-tokens: {} is not in 1..={} (--max-context)",
+                    a.max_tokens,
+                    options.max_context
+                );
+            }
+            Ok(())
+        }
     }
 }
 
 /// A subcommand that runs a model, for the backend of its `--device`.
 enum OnModel<'a> {
-    Score(&'a ScoreArgs),
-    Generate(&'a GenerateArgs),
+    Score(&'a ScoreArgs, &'a mut Output),
+    Generate(&'a GenerateArgs, &'a mut Output),
 }
 
 impl BackendTask for OnModel<'_> {
@@ -109,16 +151,18 @@ impl BackendTask for OnModel<'_> {
 
     fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
         match self {
-            Self::Score(a) => score::<B>(a, device),
-            Self::Generate(a) => generate::<B>(a, device),
+            Self::Score(a, out) => score::<B>(a, device, out),
+            Self::Generate(a, out) => generate::<B>(a, device, out),
         }
     }
 }
 
 fn load<B: Backend>(args: &ModelArgs, device: &B::Device) -> anyhow::Result<LanguageModel<B>> {
+    let options = args.load_options()?;
     Ok(bip::policy::load_model(
         &args.model,
         args.adapter.as_deref(),
+        &options,
         device,
     )?)
 }
@@ -136,7 +180,11 @@ fn chat_or_plain<B: Backend>(
         .context("--chat: the model has no chat template bip recognises")
 }
 
-fn score<B: Backend>(args: &ScoreArgs, device: &B::Device) -> anyhow::Result<ExitCode> {
+fn score<B: Backend>(
+    args: &ScoreArgs,
+    device: &B::Device,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
     let model = load::<B>(&args.model, device)?;
     let prompt = chat_or_plain(&model, &args.prompt, args.chat)?;
     let request = ScoreRequest {
@@ -159,23 +207,28 @@ fn score<B: Backend>(args: &ScoreArgs, device: &B::Device) -> anyhow::Result<Exi
             "logprobs": scored.logprobs,
             "total": scored.total(),
         });
-        println!("{doc}");
+        out.print(&format!("{doc}\n"))?;
     } else {
-        println!("{:>8}  {:>10}  token", "id", "logprob");
-        for ((text, id), lp) in texts.iter().zip(&scored.tokens).zip(&scored.logprobs) {
-            println!("{id:>8}  {lp:>10.4}  {text:?}");
+        let mut text = format!("{:>8}  {:>10}  token\n", "id", "logprob");
+        for ((token, id), lp) in texts.iter().zip(&scored.tokens).zip(&scored.logprobs) {
+            text += &format!("{id:>8}  {lp:>10.4}  {token:?}\n");
         }
         let mean = scored.mean().unwrap_or(0.0);
-        println!(
-            "total {:.4} over {} tokens (mean {mean:.4})",
+        text += &format!(
+            "total {:.4} over {} tokens (mean {mean:.4})\n",
             scored.total(),
             scored.tokens.len()
         );
+        out.print(&text)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn generate<B: Backend>(args: &GenerateArgs, device: &B::Device) -> anyhow::Result<ExitCode> {
+fn generate<B: Backend>(
+    args: &GenerateArgs,
+    device: &B::Device,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
     let model = load::<B>(&args.model, device)?;
     let prompt = chat_or_plain(&model, &args.prompt, args.chat)?;
     let (generation, text) = model
@@ -187,35 +240,46 @@ fn generate<B: Backend>(args: &GenerateArgs, device: &B::Device) -> anyhow::Resu
             "tokens": generation.tokens,
             "stopped": generation.stopped,
         });
-        println!("{doc}");
+        out.print(&format!("{doc}\n"))?;
     } else {
-        println!("{text}");
+        out.print(&format!("{text}\n"))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn inspect(args: &InspectArgs) -> anyhow::Result<ExitCode> {
+fn inspect(args: &InspectArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let path = resolve_model(&args.model)?;
-    let info =
-        ModelInfo::read(&path).with_context(|| format!("reading model {}", path.display()))?;
+    let info = ModelInfo::read(&path).context("reading the model")?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&info)?);
-        return Ok(ExitCode::SUCCESS);
+        out.json(&info)?;
+    } else {
+        out.print(&describe(&info))?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The human-readable description `inspect` prints.
+fn describe(info: &ModelInfo) -> String {
+    use std::fmt::Write;
     let c = &info.config;
     let t = &info.tokenizer;
-    println!("model         {}", info.path.display());
-    println!("format        {}", info.format);
+    let mut s = String::new();
+    // Writing to a `String` cannot fail.
+    let mut line = |text: String| {
+        let _ = writeln!(s, "{text}");
+    };
+    line(format!("model         {}", info.path.display()));
+    line(format!("format        {}", info.format));
     if let Some(name) = &info.name {
-        println!("name          {name}");
+        line(format!("name          {name}"));
     }
-    println!("architecture  {}", info.architecture);
-    println!(
+    line(format!("architecture  {}", info.architecture));
+    line(format!(
         "parameters    {} ({:.1} M)",
         info.parameters,
         info.parameters as f64 / 1e6
-    );
-    println!(
+    ));
+    line(format!(
         "layers        {} × (hidden {}, ffn {}, heads {} / kv heads {}, head dim {})",
         c.num_layers,
         c.hidden_size,
@@ -223,29 +287,37 @@ fn inspect(args: &InspectArgs) -> anyhow::Result<ExitCode> {
         c.num_heads,
         c.num_kv_heads,
         c.head_dim()
-    );
-    println!(
-        "rope theta    {}   rms eps {}   context {}   tied head {}   qkv bias {}",
-        c.rope_theta, c.rms_norm_eps, c.max_seq_len, c.tie_embeddings, c.attention_bias
-    );
+    ));
+    let context = if info.declared_context == c.max_seq_len {
+        c.max_seq_len.to_string()
+    } else {
+        format!("{} (declared {})", c.max_seq_len, info.declared_context)
+    };
+    line(format!(
+        "rope theta    {}   rms eps {}   context {context}   tied head {}   qkv bias {}",
+        c.rope_theta, c.rms_norm_eps, c.tie_embeddings, c.attention_bias
+    ));
     let types: Vec<String> = info
         .tensor_types
         .iter()
         .map(|(k, v)| format!("{k} ×{v}"))
         .collect();
-    println!("tensors       {}", types.join(", "));
+    line(format!("tensors       {}", types.join(", ")));
     if let Some(ft) = &info.file_type {
-        println!("file type     {ft}");
+        line(format!("file type     {ft}"));
     }
-    println!("tokenizer     {} ({} tokens)", t.kind, t.vocab_size);
+    line(format!(
+        "tokenizer     {} ({} tokens)",
+        t.kind, t.vocab_size
+    ));
     let id = |v: Option<u32>| v.map_or("none".to_string(), |v| v.to_string());
-    println!(
+    line(format!(
         "special       bos {}  eos {}  adds bos {}  {} special tokens  chat template {}",
         id(t.bos_token),
         id(t.eos_token),
         t.adds_bos,
         t.special_tokens.len(),
         t.chat_template
-    );
-    Ok(ExitCode::SUCCESS)
+    ));
+    s
 }

@@ -3,14 +3,20 @@
 mod calibrate;
 mod eval;
 mod generate;
+mod generate_nested;
 mod import;
+mod import_hitom;
+mod import_output;
 mod infer;
 mod input;
+mod limits;
 mod lm;
+mod nested;
 mod output;
 mod policy;
 mod progress;
 mod render;
+mod render_nested;
 mod theme;
 mod theme_apply;
 mod train;
@@ -20,6 +26,7 @@ mod virtualhome;
 
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 /// Bayesian inverse planning: infer what an embodied agent wants and thinks from what it does.
@@ -28,6 +35,8 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    limits: limits::LimitArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -60,8 +69,16 @@ enum Command {
 /// [`output`]).
 pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
+    // An interrupted command leaves no temporary file behind (exit status 130, as a
+    // shell reports SIGINT).
+    ctrlc::set_handler(|| {
+        bip::io::remove_temporaries();
+        std::process::exit(130);
+    })
+    .context("installing the signal handler")?;
+    let limits = cli.limits.apply()?;
     let mut out = output::Output::stdout();
-    let result = dispatch(cli.command, &mut out).and_then(|code| {
+    let result = dispatch(cli.command, &limits, &mut out).and_then(|code| {
         out.finish()?;
         Ok(code)
     });
@@ -71,18 +88,21 @@ pub fn run() -> anyhow::Result<ExitCode> {
     }
 }
 
-fn dispatch(command: Command, out: &mut output::Output) -> anyhow::Result<ExitCode> {
+fn dispatch(
+    command: Command,
+    limits: &limits::Limits,
+    out: &mut output::Output,
+) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Infer(args) => infer::run(&args, out),
-        Command::Generate(args) => generate::run(&args),
-        Command::Eval(args) => eval::run(&args, out),
-        Command::Calibrate(args) => calibrate::run(&args),
-        Command::Import(args) => import::run(&args),
-        Command::Export(args) => virtualhome::export_run(&args),
-        // Prints with `println!` for now; moves to `out` with the LM loading rework.
-        Command::Lm(args) => lm::run(&args),
+        Command::Infer(args) => infer::run(&args, limits, out),
+        Command::Generate(args) => generate::run(&args, out),
+        Command::Eval(args) => eval::run(&args, limits, out),
+        Command::Calibrate(args) => calibrate::run(&args, out),
+        Command::Import(args) => import::run(&args, out),
+        Command::Export(args) => virtualhome::export_run(&args, out),
+        Command::Lm(args) => lm::run(&args, out),
         Command::Theme(args) => theme::run(&args, out),
-        Command::Variance(args) => variance::run(&args, out),
+        Command::Variance(args) => variance::run(&args, limits, out),
         Command::Train(args) => train::run(&args),
     }
 }

@@ -35,6 +35,11 @@ impl Output {
         self.writer.write_all(text.as_bytes()).map_err(StdoutError)
     }
 
+    /// Writes `bytes` as they are.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), StdoutError> {
+        self.writer.write_all(bytes).map_err(StdoutError)
+    }
+
     /// Writes `value` as pretty-printed JSON and a newline.
     pub fn json<T: Serialize + ?Sized>(&mut self, value: &T) -> anyhow::Result<()> {
         let text = serde_json::to_string_pretty(value).context("serialising the output")?;
@@ -54,6 +59,17 @@ pub fn is_closed_pipe(error: &anyhow::Error) -> bool {
         .chain()
         .filter_map(|e| e.downcast_ref::<StdoutError>())
         .any(|e| e.0.kind() == io::ErrorKind::BrokenPipe)
+}
+
+/// Refuses an `--abstain-below` margin that is not a number in [0, 1] (a margin is the
+/// difference of two probabilities; NaN would abstain on everything, a negative one on
+/// nothing).
+pub fn check_margin(margin: f64) -> anyhow::Result<()> {
+    if !(0.0..=1.0).contains(&margin) {
+        let margin = bip::episodes::limits::number(margin);
+        bail!("--abstain-below {margin}: must be a margin between 0 and 1");
+    }
+    Ok(())
 }
 
 /// Refuses a `--plot` file that is not `.svg`, the one format drawn.

@@ -2,13 +2,16 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
 
 use bip::engine::calibrate::CalibrationFile;
-use bip::engine::{Policy, PromptStyle, Pruning, TokenReduction, DEFAULT_BETA};
-use bip::models::Device;
+use bip::engine::{check_beta, Policy, PromptStyle, Pruning, TokenReduction, DEFAULT_BETA};
+use bip::episodes::limits::number;
+use bip::models::{Device, DEFAULT_MAX_CONTEXT};
 use bip::policy::{PolicyError, PolicyOptions};
+
+use super::lm;
 
 /// Which model of the agent scores its actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -95,6 +98,10 @@ pub struct PolicyArgs {
     /// answer option (0: score every hypothesis, which is far slower).
     #[arg(long, default_value_t = 2)]
     prune_to: usize,
+    /// LM policies: longest sequence a model runs on (its own context when shorter; at
+    /// most 1048576).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
+    max_context: usize,
 }
 
 impl PolicyArgs {
@@ -127,14 +134,28 @@ impl PolicyArgs {
             planner_weight: self.planner_weight,
             lm_weight: self.lm_weight,
             prune_to: self.prune_to,
+            max_context: self.max_context,
         })
     }
 
     /// Builds the policy the flags describe (loading language models as needed).
     pub fn build(&self) -> anyhow::Result<Box<dyn Policy>> {
+        // --max-context is checked as `bip lm` checks it, with the same message.
+        lm::max_context(self.max_context)?;
         let options = self.options()?;
         options.build().map_err(|e| match e {
             PolicyError::Beta(source) => anyhow::Error::new(source).context("invalid --beta"),
+            PolicyError::OutOfRange {
+                option,
+                value,
+                range,
+            } => {
+                let flag = option.replace('_', "-");
+                anyhow!("--{flag}: {value} is not a number in {range}")
+            }
+            PolicyError::MissingW2sModels => {
+                anyhow!("--policy w2s needs --large, --expert and --naive")
+            }
             other => other.into(),
         })
     }
@@ -145,12 +166,16 @@ impl PolicyArgs {
         Ok(self.options()?.pruning())
     }
 
-    /// β from --beta, --calibration or the default.
+    /// The calibration file given, if any.
+    pub fn calibration(&self) -> Option<&std::path::Path> {
+        self.calibration.as_deref()
+    }
+
+    /// β from --beta, --calibration or the default, checked to be in range.
     fn beta(&self) -> anyhow::Result<f64> {
-        Ok(match (&self.calibration, self.beta) {
+        let beta = match (&self.calibration, self.beta) {
             (Some(path), _) => {
-                let text =
-                    std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+                let text = bip::io::read_input(path)?;
                 let file = CalibrationFile::from_json(&text)
                     .with_context(|| format!("{}", path.display()))?;
                 if file.policy != "planner" {
@@ -160,10 +185,12 @@ impl PolicyArgs {
                         file.policy
                     );
                 }
-                file.beta
+                file.beta.context("the calibration has no β")?
             }
             (None, Some(beta)) => beta,
             (None, None) => DEFAULT_BETA,
-        })
+        };
+        check_beta(beta).map_err(|_| anyhow!("--beta {}: must be in [0, 1e6]", number(beta)))?;
+        Ok(beta)
     }
 }

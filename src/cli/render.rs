@@ -3,8 +3,8 @@
 use std::fmt::Write;
 
 use bip::engine::evaluation::Evaluation;
-use bip::engine::report::Report;
-use bip::episodes::Episode;
+use bip::engine::report::{QuestionReport, Report};
+use bip::episodes::{option_letter, Episode, Question};
 
 /// Renders the report as text, one block per episode and question.
 pub fn report(episodes: &[Episode], report: &Report) -> String {
@@ -48,35 +48,7 @@ pub fn report(episodes: &[Episode], report: &Report) -> String {
             }
         }
         for (question, q) in episode.questions().iter().zip(&e.questions) {
-            let label = q
-                .label
-                .as_ref()
-                .map(|l| format!(" [{l}]"))
-                .unwrap_or_default();
-            let _ = writeln!(out, "  {}{label} after {} actions", q.id, q.at);
-            if let Some(text) = &question.text {
-                let _ = writeln!(out, "    {text}");
-            }
-            for (i, ((letter, p), option)) in q.posterior.iter().zip(&question.options).enumerate()
-            {
-                let chosen = if q.answer.as_deref() == Some(letter) {
-                    "→"
-                } else {
-                    " "
-                };
-                let text = option
-                    .text
-                    .clone()
-                    .unwrap_or_else(|| format!("option {}", i + 1));
-                let _ = writeln!(out, "    {chosen} {letter}  {p:.3}  {text}");
-            }
-            let verdict = match (&q.answer, &q.expected, q.correct) {
-                (None, _, _) => "tie: no answer".to_string(),
-                (Some(a), Some(x), Some(true)) => format!("answer {a}, expected {x}: correct"),
-                (Some(a), Some(x), _) => format!("answer {a}, expected {x}: WRONG"),
-                (Some(a), None, _) => format!("answer {a}"),
-            };
-            let _ = writeln!(out, "    {verdict}, margin {:.3}", q.margin);
+            question_block(&mut out, question, q);
         }
     }
     let s = &report.summary;
@@ -86,6 +58,41 @@ pub fn report(episodes: &[Episode], report: &Report) -> String {
         s.questions, s.with_expected, s.correct, s.ties
     );
     out
+}
+
+/// One question: its options with their probabilities, the answer and the margin.
+fn question_block(out: &mut String, question: &Question, q: &QuestionReport) {
+    let label = q
+        .label
+        .as_ref()
+        .map(|l| format!(" [{l}]"))
+        .unwrap_or_default();
+    let _ = writeln!(out, "  {}{label} after {} actions", q.id, q.at);
+    if let Some(text) = &question.text {
+        let _ = writeln!(out, "    {text}");
+    }
+    // By position: the posterior's keys sort as text ("option27" before "p").
+    for (i, option) in question.options.iter().enumerate() {
+        let letter = option_letter(i);
+        let p = q.posterior.get(&letter).copied().unwrap_or(f64::NAN);
+        let chosen = if q.answer.as_deref() == Some(letter.as_str()) {
+            "→"
+        } else {
+            " "
+        };
+        let text = option
+            .text
+            .clone()
+            .unwrap_or_else(|| format!("option {}", i + 1));
+        let _ = writeln!(out, "    {chosen} {letter}  {p:.3}  {text}");
+    }
+    let verdict = match (&q.answer, &q.expected, q.correct) {
+        (None, _, _) => "tie: no answer".to_string(),
+        (Some(a), Some(x), Some(true)) => format!("answer {a}, expected {x}: correct"),
+        (Some(a), Some(x), _) => format!("answer {a}, expected {x}: WRONG"),
+        (Some(a), None, _) => format!("answer {a}"),
+    };
+    let _ = writeln!(out, "    {verdict}, margin {:.3}", q.margin);
 }
 
 /// Renders an evaluation as a small table, with abstention and calibration lines when

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 
+use bip::io::read_input;
 use bip::themes::{self, Theme};
 
 use super::output::Output;
@@ -39,14 +40,20 @@ pub struct ThemeFiles {
 }
 
 impl ThemeFiles {
-    /// Loads the files, naming the one at fault.
+    /// Loads the files, naming the one at fault; a theme may not take the id of a
+    /// built-in theme or of an earlier file's.
     pub fn load(&self) -> anyhow::Result<Vec<Theme>> {
-        self.files.iter().map(|p| load_theme(p)).collect()
+        let mut themes = Vec::with_capacity(self.files.len());
+        for path in &self.files {
+            themes.push(load_theme(path)?);
+            themes::check_extra(&themes).with_context(|| format!("{}", path.display()))?;
+        }
+        Ok(themes)
     }
 }
 
 fn load_theme(path: &Path) -> anyhow::Result<Theme> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+    let text = read_input(path)?;
     Theme::from_json(&text).with_context(|| format!("{}", path.display()))
 }
 
@@ -72,7 +79,7 @@ pub fn run(args: &ThemeArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     match &args.command {
         ThemeCommand::List(a) => list(a, out),
         ThemeCommand::Show(a) => show(a, out),
-        ThemeCommand::Apply(a) => theme_apply::run(a),
+        ThemeCommand::Apply(a) => theme_apply::run(a, out),
     }
 }
 

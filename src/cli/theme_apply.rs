@@ -9,10 +9,11 @@ use clap::Args;
 
 use bip::episodes::json::EpisodeFile;
 use bip::episodes::Episode;
-use bip::io::write_atomically;
+use bip::io::{read_input, OutputSet};
 use bip::themes::{self, apply_record, detect, invert_record, Theme};
 
 use super::input::InputFormat;
+use super::output::Output;
 use super::theme::ThemeFiles;
 
 /// Arguments of `bip theme apply`.
@@ -38,7 +39,9 @@ pub struct ApplyArgs {
 }
 
 /// Runs `bip theme apply`.
-pub fn run(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ApplyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let mut outputs = OutputSet::new();
+    let slot = outputs.add("OUTPUT", &args.output)?;
     let extra = args.files.load()?;
     let auto = args.theme == "auto";
     if auto && !args.inverse {
@@ -60,7 +63,7 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let path = &args.input;
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+    let text = read_input(path)?;
     let jsonl = path.extension().is_some_and(|x| x == "jsonl");
     let output = match (args.format, jsonl) {
         (InputFormat::Mmtom, true) => map_lines(&text, path, |line| {
@@ -91,7 +94,8 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
             serde_json::to_string_pretty(&themed)? + "\n"
         }
     };
-    write_atomically(&args.output, output.as_bytes())?;
+    outputs.put(slot, output);
+    out.write(&outputs.commit()?)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -7,10 +7,15 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 
+use bip::episodes::limits::number;
+
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::lora::ADAPTER_WEIGHTS;
-use bip::models::train::{RunProgress, RunSummary, TRAINING_LOG};
-use bip::models::{Autodiff, BackendTask, Device, LoraModule, TrainEvent, TrainOptions, TrainRun};
+use bip::models::train::{RunProgress, RunSummary, MAX_EPOCHS, TRAINING_LOG};
+use bip::models::{
+    Autodiff, BackendTask, Device, LoraModule, TrainEvent, TrainOptions, TrainRun,
+    DEFAULT_MAX_CONTEXT, MAX_LORA_SCALE,
+};
 
 /// Arguments of `bip train`.
 #[derive(Debug, Args)]
@@ -66,6 +71,10 @@ pub struct TrainArgs {
     /// Where to train: cpu, cuda (the first GPU) or cuda:N.
     #[arg(long, default_value_t = Device::Cpu)]
     device: Device,
+    /// Longest sequence the base model runs on (its own context when shorter; at most
+    /// 1048576): a pair longer than this is refused.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
+    max_context: usize,
 }
 
 /// Runs `bip train`.
@@ -73,23 +82,57 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<ExitCode> {
     args.device.run(Train(&train_run(args)?))?
 }
 
-/// The run the flags describe, checked.
-fn train_run(args: &TrainArgs) -> anyhow::Result<TrainRun> {
-    if !(0.0..1.0).contains(&args.validation_fraction) {
+/// The largest `--rank` taken (the base model may refuse a smaller one that exceeds a
+/// layer's width).
+const MAX_RANK: usize = 65_536;
+
+/// Checks every numeric flag, naming it with its value and range.
+fn check_numbers(args: &TrainArgs) -> anyhow::Result<()> {
+    let share = |flag: &str, v: f64, upper_closed: bool| -> anyhow::Result<()> {
+        let within = if upper_closed {
+            (0.0..=1.0).contains(&v)
+        } else {
+            (0.0..1.0).contains(&v)
+        };
+        if !within {
+            let close = if upper_closed { ']' } else { ')' };
+            bail!("{flag}: {} is not a number in [0, 1{close}", number(v));
+        }
+        Ok(())
+    };
+    share("--validation-fraction", args.validation_fraction, false)?;
+    share("--warmup", args.warmup, false)?;
+    share("--weight-decay", args.weight_decay, true)?;
+    let count = |flag: &str, v: usize, max: usize| -> anyhow::Result<()> {
+        if !(1..=max).contains(&v) {
+            bail!("{flag}: {v} is not in 1..={max}");
+        }
+        Ok(())
+    };
+    count("--rank", args.rank, MAX_RANK)?;
+    count("--epochs", args.epochs, MAX_EPOCHS)?;
+    count("--batch", args.batch, usize::MAX)?;
+    if let Some(limit) = args.limit {
+        count("--limit", limit, usize::MAX)?;
+    }
+    if !(args.lr.is_finite() && args.lr > 0.0 && args.lr <= 1.0) {
+        bail!("--lr: {} is not a number in (0, 1]", number(args.lr));
+    }
+    let scale = args.alpha / args.rank as f64;
+    if !(scale.is_finite() && scale.abs() <= MAX_LORA_SCALE) {
         bail!(
-            "--validation-fraction: {} is not a share in [0, 1)",
-            args.validation_fraction
+            "--alpha: {} over --rank {} scales updates by {}, beyond ±{MAX_LORA_SCALE}",
+            number(args.alpha),
+            args.rank,
+            number(scale)
         );
     }
-    if args.rank == 0 || args.epochs == 0 || args.batch == 0 {
-        bail!("--rank, --epochs and --batch must be at least 1");
-    }
-    if !(args.lr.is_finite() && args.lr > 0.0) {
-        bail!("--lr: {} is not a positive number", args.lr);
-    }
-    if !(0.0..1.0).contains(&args.warmup) {
-        bail!("--warmup: {} is not a share in [0, 1)", args.warmup);
-    }
+    super::lm::max_context(args.max_context).map(drop)
+}
+
+/// The run the flags describe, checked.
+fn train_run(args: &TrainArgs) -> anyhow::Result<TrainRun> {
+    check_numbers(args)?;
     let targets = args
         .targets
         .iter()
@@ -121,6 +164,7 @@ fn train_run(args: &TrainArgs) -> anyhow::Result<TrainRun> {
             ..TrainOptions::default()
         },
         out: args.out.clone(),
+        load: super::lm::max_context(args.max_context)?,
     })
 }
 

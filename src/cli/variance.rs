@@ -15,17 +15,17 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
 use bip::engine::variance::{
-    compared_themes, merge_shards, run_themes, Item, Shard, VarianceOptions, VarianceReport,
+    compared_themes, merge_shards, run_themes, Item, Shard, VarianceOptions,
 };
-use bip::engine::BatchOptions;
-use bip::io::{file_stem, to_jsonl, write_atomically};
-use bip::plot::variance_svg;
+use bip::io::{file_stem, read_input, to_jsonl};
 
 use super::input::InputFormat;
-use super::output::{check_svg, Output};
+use super::limits::Limits;
+use super::output::Output;
 use super::policy::PolicyArgs;
 use super::progress::Progress;
 use super::theme::ThemeFiles;
+use super::variance_render::{report, OutputArgs};
 
 /// Seed of the bootstrap resamples: fixed, so that a report is reproducible.
 const BOOTSTRAP_SEED: u64 = 0;
@@ -44,17 +44,6 @@ pub struct VarianceArgs {
 enum VarianceCommand {
     /// Combine the --predictions files of shards into one report.
     Merge(MergeArgs),
-}
-
-/// Where the report goes.
-#[derive(Debug, Args)]
-struct OutputArgs {
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Draw accuracy by theme and question type to this SVG file.
-    #[arg(long)]
-    plot: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -95,15 +84,15 @@ struct MergeArgs {
 }
 
 /// Runs `bip variance`.
-pub fn run(args: &VarianceArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+pub fn run(args: &VarianceArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<ExitCode> {
     match &args.command {
         Some(VarianceCommand::Merge(args)) => merge(args, out),
-        None => compare(&args.run, out),
+        None => compare(&args.run, limits, out),
     }
 }
 
 /// `bip variance INPUT`: the items of INPUT in every theme asked for.
-fn compare(args: &RunArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+fn compare(args: &RunArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<ExitCode> {
     let Some(input) = &args.input else {
         bail!("no INPUT given");
     };
@@ -112,14 +101,16 @@ fn compare(args: &RunArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             "--shard needs --predictions FILE to keep the shard's results for `bip variance merge`"
         );
     }
-    check_svg(args.output.plot.as_deref())?;
-    let names: Option<Vec<&str>> = (args.themes.trim() != "all").then(|| {
-        let names = args.themes.split(',').map(str::trim);
-        names.filter(|s| !s.is_empty()).collect()
-    });
-    let themes = compared_themes(names.as_deref(), &args.files.load()?).context("--themes")?;
+    let mut outputs = args.output.plan()?;
+    let predictions = args
+        .predictions
+        .as_ref()
+        .map(|p| outputs.0.add("--predictions", p))
+        .transpose()?;
+    let themes = compared_themes(theme_names(&args.themes)?.as_deref(), &args.files.load()?)
+        .context("--themes")?;
     let policy = args.policy.build()?;
-    let text = std::fs::read_to_string(input).with_context(|| format!("{}", input.display()))?;
+    let text = read_input(input)?;
     let one_document =
         args.format == InputFormat::Episodes && input.extension().is_none_or(|x| x != "jsonl");
     let items = if one_document {
@@ -131,18 +122,15 @@ fn compare(args: &RunArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         format: args.format.into(),
         id_stem: file_stem(input),
         shard: args.shard,
-        batch: BatchOptions {
-            pruning: args.policy.pruning()?,
-            ..BatchOptions::default()
-        },
+        batch: limits.batch(args.policy.pruning()?),
         seed: BOOTSTRAP_SEED,
     };
     let progress = Progress::new("inferring").reading(input);
     let run = run_themes(&items, &themes, policy.as_ref(), &options, &progress)?;
-    if let Some(path) = &args.predictions {
-        write_atomically(path, to_jsonl(&run.records)?.as_bytes())?;
+    if let Some(slot) = predictions {
+        outputs.0.put(slot, to_jsonl(run.predictions())?);
     }
-    report(&run.report, &args.output, out)?;
+    report(&run.report, &args.output, outputs, out)?;
     eprintln!(
         "bip: {} items × {} themes in {:.2} s",
         run.items,
@@ -154,27 +142,35 @@ fn compare(args: &RunArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 
 /// `bip variance merge FILES`: the report over shards' records.
 fn merge(args: &MergeArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    check_svg(args.output.plot.as_deref())?;
+    let outputs = args.output.plan()?;
     let mut files = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
-        files.push((path.display().to_string(), text));
+        files.push((path.display().to_string(), read_input(path)?));
     }
     let files = files
         .iter()
         .map(|(name, text)| (name.as_str(), text.as_str()));
-    report(&merge_shards(files, BOOTSTRAP_SEED)?, &args.output, out)?;
+    report(
+        &merge_shards(files, BOOTSTRAP_SEED)?,
+        &args.output,
+        outputs,
+        out,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints the report (and plots it).
-fn report(report: &VarianceReport, output: &OutputArgs, out: &mut Output) -> anyhow::Result<()> {
-    if let Some(path) = &output.plot {
-        write_atomically(path, variance_svg(report).as_bytes())?;
+/// The themes `--themes` names (`None` for `all`); refuses a list that names none.
+fn theme_names(themes: &str) -> anyhow::Result<Option<Vec<&str>>> {
+    if themes.trim() == "all" {
+        return Ok(None);
     }
-    if output.json {
-        out.json(report)
-    } else {
-        Ok(out.print(&super::variance_render::variance(report))?)
+    let names: Vec<&str> = themes
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if names.is_empty() {
+        bail!("--themes \"{themes}\": names no theme (give `all` or ids separated by commas)");
     }
+    Ok(Some(names))
 }

@@ -1,8 +1,66 @@
-//! The plain-text table of `bip variance`.
+//! The report of `bip variance` and `bip variance merge`: the plain-text table or JSON
+//! on standard output, and the `--plot`, planned before the run and written as a set.
 
 use std::fmt::Write;
+use std::path::PathBuf;
+
+use clap::Args;
 
 use bip::engine::variance::VarianceReport;
+use bip::io::{OutputSet, Slot};
+use bip::plot::variance_svg;
+
+use super::output::{check_svg, Output};
+
+/// Where the report goes.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw accuracy by theme and question type to this SVG file.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+}
+
+/// The outputs of a report, checked before the run: standard output and `--plot`.
+pub struct Planned(pub OutputSet, Slot, Option<Slot>);
+
+impl OutputArgs {
+    /// Checks `--plot` and takes standard output and the plot into a new set.
+    pub fn plan(&self) -> anyhow::Result<Planned> {
+        check_svg(self.plot.as_deref())?;
+        let mut set = OutputSet::new();
+        let report = set.add_stdout("the report")?;
+        let plot = self
+            .plot
+            .as_ref()
+            .map(|p| set.add("--plot", p))
+            .transpose()?;
+        Ok(Planned(set, report, plot))
+    }
+}
+
+/// Prints the report and plots it, with the other outputs planned.
+pub fn report(
+    report: &VarianceReport,
+    output: &OutputArgs,
+    planned: Planned,
+    out: &mut Output,
+) -> anyhow::Result<()> {
+    let Planned(mut set, text, plot) = planned;
+    if let Some(plot) = plot {
+        set.put(plot, variance_svg(report));
+    }
+    let rendered = if output.json {
+        serde_json::to_string_pretty(report)? + "\n"
+    } else {
+        super::variance_render::variance(report)
+    };
+    set.put(text, rendered);
+    out.write(&set.commit()?)?;
+    Ok(())
+}
 
 /// One row per theme: accuracy with its interval, position-balanced accuracy, accuracy by
 /// type, and the paired test against the baseline; then the spread across themes.

@@ -10,7 +10,9 @@ use clap::{Args, Subcommand};
 
 use bip::episodes::import::virtualhome::{export, import, read_graph, ImportOptions};
 use bip::episodes::FurnitureKind;
-use bip::io::{read_episode, write_atomically};
+use bip::io::{read_episode, read_input, OutputSet};
+
+use super::output::Output;
 
 /// Arguments of `bip import virtualhome`.
 #[derive(Debug, Args)]
@@ -52,16 +54,16 @@ pub struct VirtualhomeArgs {
 }
 
 /// Runs `bip import virtualhome`.
-pub fn import_run(args: &VirtualhomeArgs) -> anyhow::Result<ExitCode> {
-    let graph_text = std::fs::read_to_string(&args.graph)
-        .with_context(|| format!("cannot read {}", args.graph.display()))?;
-    let script = args
-        .script
+pub fn import_run(args: &VirtualhomeArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let mut outputs = OutputSet::new();
+    let episode_slot = outputs.add("--out", &args.out)?;
+    let report_slot = args
+        .report
         .as_ref()
-        .map(|path| {
-            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
-        })
+        .map(|p| outputs.add("--report", p))
         .transpose()?;
+    let graph_text = read_input(&args.graph)?;
+    let script = args.script.as_deref().map(read_input).transpose()?;
     let mut ask_beliefs = Vec::with_capacity(args.ask_belief.len());
     for pair in &args.ask_belief {
         match pair.split_once(':') {
@@ -93,15 +95,15 @@ pub fn import_run(args: &VirtualhomeArgs) -> anyhow::Result<ExitCode> {
     let mut text =
         serde_json::to_string_pretty(&imported.file).context("serialising the episode")?;
     text.push('\n');
-    write_atomically(&args.out, text.as_bytes())?;
+    outputs.put(episode_slot, text);
     let notes = &imported.report.notes;
-    match &args.report {
-        Some(path) => {
+    match report_slot {
+        Some(slot) => {
             let mut report = String::new();
             for note in notes {
                 let _ = writeln!(report, "{note}");
             }
-            write_atomically(path, report.as_bytes())?;
+            outputs.put(slot, report);
         }
         None => {
             for note in notes {
@@ -109,6 +111,7 @@ pub fn import_run(args: &VirtualhomeArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    out.write(&outputs.commit()?)?;
     let world = imported.episode.world();
     let containers = world
         .furniture
@@ -161,16 +164,20 @@ struct ExportVirtualhomeArgs {
 }
 
 /// Runs `bip export`.
-pub fn export_run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+pub fn export_run(args: &ExportArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     match &args.format {
         ExportFormat::Virtualhome(args) => {
+            let mut outputs = OutputSet::new();
+            let graph_slot = outputs.add("--graph-out", &args.graph_out)?;
+            let script_slot = outputs.add("--script-out", &args.script_out)?;
             let episode = read_episode(&args.episode)?;
             let exported = export(&episode);
             let mut graph =
                 serde_json::to_string_pretty(&exported.graph).context("serialising the graph")?;
             graph.push('\n');
-            write_atomically(&args.graph_out, graph.as_bytes())?;
-            write_atomically(&args.script_out, exported.script.as_bytes())?;
+            outputs.put(graph_slot, graph);
+            outputs.put(script_slot, exported.script.clone());
+            out.write(&outputs.commit()?)?;
             eprintln!(
                 "bip: wrote {} ({} nodes, {} edges) and {} ({} actions)",
                 args.graph_out.display(),

@@ -55,10 +55,34 @@ pub fn find(name: &str, extra: &[Theme]) -> Result<Theme, ThemeError> {
             known.push_str(t.id());
         }
         ThemeError::Unknown {
-            name: name.to_string(),
+            name: bip_episodes::limits::quoted(name),
             known,
         }
     })
+}
+
+/// Checks themes read from files: none may take a built-in theme's id, or another's
+/// (which would silently replace it).
+///
+/// # Errors
+/// [`ThemeError::TakenId`] naming the id and what has it.
+pub fn check_extra(extra: &[Theme]) -> Result<(), ThemeError> {
+    for (i, theme) in extra.iter().enumerate() {
+        let id = theme.id();
+        if builtin_ids().contains(&id) {
+            return Err(ThemeError::TakenId {
+                id: id.to_string(),
+                by: "a built-in theme".into(),
+            });
+        }
+        if extra[..i].iter().any(|t| t.id() == id) {
+            return Err(ThemeError::TakenId {
+                id: id.to_string(),
+                by: "another theme file".into(),
+            });
+        }
+    }
+    Ok(())
 }
 
 #[allow(clippy::expect_used)]

@@ -1,6 +1,7 @@
 //! Why a theme could not be loaded or applied.
 
 use bip_episodes::import::ImportError;
+use bip_episodes::limits::quoted;
 use bip_episodes::EpisodeError;
 
 /// Why a theme could not be loaded or applied. Every variant names the field, form or
@@ -19,7 +20,7 @@ pub enum ThemeError {
         message: String,
     },
     /// A field of the theme file is missing, unknown or malformed.
-    #[error("{path}: {reason}")]
+    #[error("{}: {reason}", quoted(path))]
     Field {
         /// JSON path of the field (`furniture.fridge.forms.refrigerator`).
         path: String,
@@ -28,7 +29,12 @@ pub enum ThemeError {
     },
     /// Two different base words would get the same themed word, so the theme could not be
     /// undone.
-    #[error("not one-to-one: \"{form}\" would stand for both {first} and {second}")]
+    #[error(
+        "not one-to-one: \"{}\" would stand for both {} and {}",
+        quoted(form),
+        quoted(first),
+        quoted(second)
+    )]
     NotOneToOne {
         /// The themed word.
         form: String,
@@ -38,7 +44,11 @@ pub enum ThemeError {
         second: String,
     },
     /// A themed word is a word of the base vocabulary for another class.
-    #[error("{path}: \"{form}\" already names {class} in the base vocabulary")]
+    #[error(
+        "{}: \"{}\" already names {class} in the base vocabulary",
+        quoted(path),
+        quoted(form)
+    )]
     Collision {
         /// JSON path of the themed word.
         path: String,
@@ -48,12 +58,24 @@ pub enum ThemeError {
         class: String,
     },
     /// A themed word is a word the MMToM-QA grammar reads (a verb, count, preposition...).
-    #[error("{path}: \"{word}\" is a word of the question grammar; choose another")]
+    #[error(
+        "{}: \"{}\" is a word of the question grammar; choose another",
+        quoted(path),
+        quoted(word)
+    )]
     Reserved {
         /// JSON path of the themed word.
         path: String,
         /// The word.
         word: String,
+    },
+    /// A theme file takes an id a built-in theme or another file already has.
+    #[error("id \"{id}\" is already the id of {by}; give the theme another id")]
+    TakenId {
+        /// The id.
+        id: String,
+        /// What has it.
+        by: String,
     },
     /// No theme has this name.
     #[error("no theme \"{name}\" (known: {known})")]
@@ -65,7 +87,12 @@ pub enum ThemeError {
     },
     /// Applying the theme could not be undone exactly: the input already uses a themed
     /// word, or themed words next to other words read as a different noun.
-    #[error("{location}: the theme could not be undone: \"{original}\" would come back as \"{round_trip}\"")]
+    #[error(
+        "{}: the theme could not be undone: \"{}\" would come back as \"{}\"",
+        quoted(location),
+        quoted(original),
+        quoted(round_trip)
+    )]
     NotReversible {
         /// Where (a JSON path, or a character offset in text).
         location: String,

@@ -57,7 +57,7 @@ pub(crate) fn parse(text: &str) -> Result<ThemeFile, ThemeError> {
     let value: Value = serde_json::from_str(text).map_err(|e| ThemeError::Json {
         line: e.line(),
         column: e.column(),
-        message: e.to_string(),
+        message: bip_episodes::limits::json_message(&e),
     })?;
     let root = value
         .as_object()

@@ -45,7 +45,7 @@ mod theme;
 mod word;
 
 pub use bip_episodes::import::mmtom::vocabulary::NounKind;
-pub use builtin::{builtin_ids, builtins, find, BASELINE};
+pub use builtin::{builtin_ids, builtins, check_extra, find, BASELINE};
 pub use error::ThemeError;
 pub use file::THEME_FORMAT;
 pub use mmtom::{apply_record, detect, invert_record, read_themed_record};

@@ -5,7 +5,7 @@ pub mod lm;
 mod planner;
 
 pub use hybrid::HybridPolicy;
-pub use planner::{ActionCosts, PlannerPolicy, DEFAULT_BETA};
+pub use planner::{check_beta, ActionCosts, PlannerPolicy, DEFAULT_BETA, MAX_BETA};
 
 use rayon::prelude::*;
 

@@ -63,6 +63,12 @@ impl Default for ActionCosts {
 /// the direct way, so that beliefs barely show in actions.
 pub const DEFAULT_BETA: f64 = 3.0;
 
+/// The largest rationality β: far beyond any agent's (β = 30 already makes a detour of one
+/// unit e³⁰ times less likely), and small enough that β times any walking cost of an
+/// episode within its limits ([`bip_episodes::limits`]) stays finite, so that scores
+/// never overflow into NaN.
+pub const MAX_BETA: f64 = 1e6;
+
 /// A Boltzmann-rational planner over the belief about the goal's location.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlannerPolicy {
@@ -83,7 +89,7 @@ impl PlannerPolicy {
     /// A planner with rationality `beta` and the default action costs.
     ///
     /// # Errors
-    /// [`EngineError::InvalidParameter`] if `beta` is negative or not finite.
+    /// [`EngineError::InvalidParameter`] if `beta` is not a number in [0, [`MAX_BETA`]].
     pub fn new(beta: f64) -> Result<Self, EngineError> {
         Self::with_costs(beta, ActionCosts::default())
     }
@@ -91,10 +97,11 @@ impl PlannerPolicy {
     /// A planner with rationality `beta` and the given action costs.
     ///
     /// # Errors
-    /// [`EngineError::InvalidParameter`] if `beta` or a cost is negative or not finite.
+    /// [`EngineError::InvalidParameter`] if `beta` is not a number in [0, [`MAX_BETA`]]
+    /// or a cost is negative or not finite.
     pub fn with_costs(beta: f64, costs: ActionCosts) -> Result<Self, EngineError> {
+        check_beta(beta)?;
         let check = EngineError::check_non_negative;
-        check("beta", beta)?;
         check("open cost", costs.open)?;
         check("close cost", costs.close)?;
         check("grab cost", costs.grab)?;
@@ -111,12 +118,7 @@ impl PlannerPolicy {
     /// [`State::possible_actions`](bip_episodes::State::possible_actions) order.
     pub fn action_values(&self, situation: &Situation<'_>) -> Vec<(Action, f64)> {
         let search = Search::new(self, situation);
-        situation
-            .state
-            .possible_actions(situation.world)
-            .into_iter()
-            .map(|a| (a, search.q_value(&a)))
-            .collect()
+        search.q_values(situation.state.possible_actions(situation.world))
     }
 }
 
@@ -151,6 +153,22 @@ impl Policy for PlannerPolicy {
             })
             .collect();
         log_sum_exp(&toward) - log_total
+    }
+}
+
+/// `Ok` when `beta` is a rationality the planner accepts: a number in [0, [`MAX_BETA`]].
+///
+/// # Errors
+/// [`EngineError::InvalidParameter`] naming β otherwise.
+pub fn check_beta(beta: f64) -> Result<(), EngineError> {
+    if (0.0..=MAX_BETA).contains(&beta) {
+        Ok(())
+    } else {
+        Err(EngineError::InvalidParameter {
+            name: "beta",
+            value: beta,
+            reason: "must be a number between 0 and 1e6",
+        })
     }
 }
 
@@ -211,8 +229,32 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Expected cost to get the goal object from `at`, with containers open as in `open`.
-    fn value(&self, at: Place, open: &[bool]) -> f64 {
+    /// The per-place terms of the search cost with containers open as in `open`, each
+    /// computed once (O(places)) and shared by every place `value` weighs.
+    fn terms(&self, open: &[bool]) -> Terms {
+        let world = self.situation.world;
+        let weights = self.situation.belief.weights();
+        let open_cost: Vec<f64> = world
+            .furniture_ids()
+            .map(|l| self.open_cost(l, open))
+            .collect();
+        let expected_open: f64 = world
+            .furniture_ids()
+            .map(|l| weights[l.index()] * open_cost[l.index()])
+            .sum();
+        let onward = world
+            .furniture_ids()
+            .map(|l| {
+                let i = l.index();
+                self.expected_distance[i] + expected_open - weights[i] * open_cost[i]
+            })
+            .collect();
+        Terms { open_cost, onward }
+    }
+
+    /// Expected cost to get the goal object from `at`, with containers open as `terms`
+    /// were computed for.
+    fn value(&self, at: Place, terms: &Terms) -> f64 {
         if self.holds_goal {
             return 0.0;
         }
@@ -223,7 +265,7 @@ impl<'a> Search<'a> {
                 + belief
                     .known()
                     .iter()
-                    .map(|&l| distance(self.situation, at, l) + self.open_cost(l, open))
+                    .map(|&l| distance(self.situation, at, l) + terms.open_cost[l.index()])
                     .fold(f64::INFINITY, f64::min);
         }
         let weights = belief.weights();
@@ -233,7 +275,8 @@ impl<'a> Search<'a> {
             .furniture_ids()
             .filter(|l| weights[l.index()] > 0.0)
             .map(|l| {
-                distance(self.situation, at, l) + self.open_cost(l, open) + self.onward(l, open)
+                let i = l.index();
+                distance(self.situation, at, l) + terms.open_cost[i] + terms.onward[i]
             })
             .fold(f64::INFINITY, f64::min);
         if best.is_finite() {
@@ -244,21 +287,17 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Expected further walking and opening should `place` be searched first and found
-    /// empty: `Σ_{ℓ′≠place} p(ℓ′) (d(place, ℓ′) + open(ℓ′))`.
-    fn onward(&self, place: FurnitureId, open: &[bool]) -> f64 {
-        let weights = self.situation.belief.weights();
-        let expected_open: f64 = self
-            .situation
-            .world
-            .furniture_ids()
-            .map(|l| weights[l.index()] * self.open_cost(l, open))
-            .sum();
-        self.expected_distance[place.index()] + expected_open
-            - weights[place.index()] * self.open_cost(place, open)
+    /// Q-values of `actions`, the terms of the current state computed once.
+    fn q_values(&self, actions: Vec<Action>) -> Vec<(Action, f64)> {
+        let now = self.terms(&self.situation.state.open);
+        actions
+            .into_iter()
+            .map(|a| (a, self.q_value(&a, &now)))
+            .collect()
     }
 
-    fn q_value(&self, action: &Action) -> f64 {
+    /// Q-value of `action`; `now` are the terms of the current state.
+    fn q_value(&self, action: &Action, now: &Terms) -> f64 {
         let s = self.situation;
         let costs = &self.planner.costs;
         let here = s.state.place();
@@ -269,10 +308,10 @@ impl<'a> Search<'a> {
             open
         };
         let cost_to_go = match *action {
-            Action::WalkTo(p) => s.world.layout.distance(here, p) + self.value(p, open),
+            Action::WalkTo(p) => s.world.layout.distance(here, p) + self.value(p, now),
             Action::Open(f) => {
                 let belief = s.belief;
-                let after = with_open(f, true);
+                let after = self.terms(&with_open(f, true));
                 if belief.known().contains(&f) {
                     costs.open + costs.grab
                 } else if !belief.known().is_empty() {
@@ -280,16 +319,27 @@ impl<'a> Search<'a> {
                 } else {
                     // Searching here first, with the same estimate of the rest of the
                     // search that `value` gives every other first place.
-                    costs.open + costs.grab + self.onward(f, &after)
+                    costs.open + costs.grab + after.onward[f.index()]
                 }
             }
-            Action::Close(f) => costs.close + self.value(Place::Furniture(f), &with_open(f, false)),
+            Action::Close(f) => {
+                let after = self.terms(&with_open(f, false));
+                costs.close + self.value(Place::Furniture(f), &after)
+            }
             Action::Grab(o) if s.world.object(o).class == s.goal => costs.grab,
-            Action::Grab(_) => costs.grab + self.value(here, open),
-            Action::Put { .. } => costs.put + self.value(here, open),
+            Action::Grab(_) => costs.grab + self.value(here, now),
+            Action::Put { .. } => costs.put + self.value(here, now),
         };
         -cost_to_go
     }
+}
+
+/// The terms of the search cost that depend on which containers are open, per place:
+/// what opening it costs, and the expected onward search should it be searched first
+/// and found empty, `Σ_{ℓ′≠ℓ} p(ℓ′) (d(ℓ, ℓ′) + open(ℓ′))`.
+struct Terms {
+    open_cost: Vec<f64>,
+    onward: Vec<f64>,
 }
 
 fn distance(situation: &Situation<'_>, from: Place, to: FurnitureId) -> f64 {
@@ -447,5 +497,7 @@ mod tests {
         assert!(PlannerPolicy::new(f64::NAN).is_err());
         assert!(PlannerPolicy::new(-1.0).is_err());
         assert!(PlannerPolicy::new(0.0).is_ok());
+        assert!(PlannerPolicy::new(1e308).is_err());
+        assert!(PlannerPolicy::new(MAX_BETA).is_ok());
     }
 }

@@ -5,14 +5,19 @@ use std::collections::HashSet;
 
 use crate::error::EngineError;
 
-use super::{VarianceRecord, VarianceReport};
+use bip_episodes::limits::quoted;
+
+use super::{ItemRecord, RunInfo, Shard, VarianceRecord, VarianceReport};
 
 /// The records of one predictions file (JSON Lines, blank lines skipped), each with its
 /// line (from 1). `file` names the file in errors.
 ///
 /// # Errors
-/// [`EngineError::NotARecord`] for a line that is not a record, and
-/// [`EngineError::NotAnOptionLetter`] for a scored record whose letters are not options.
+/// [`EngineError::NotARecord`] for a line that is not a record,
+/// [`EngineError::NotAnOptionLetter`] for a scored record whose letters are not options,
+/// and [`EngineError::InvalidRecord`] for one whose figures are impossible (a
+/// probability outside [0, 1], a posterior that does not sum to 1, a `correct` that
+/// disagrees with its answer).
 pub fn parse_records(file: &str, text: &str) -> Result<Vec<(usize, VarianceRecord)>, EngineError> {
     text.lines()
         .enumerate()
@@ -26,6 +31,11 @@ pub fn parse_records(file: &str, text: &str) -> Result<Vec<(usize, VarianceRecor
                     source,
                 })?;
             if let VarianceRecord::Item(r) = &record {
+                check_item(r).map_err(|reason| EngineError::InvalidRecord {
+                    file: file.to_string(),
+                    line,
+                    reason,
+                })?;
                 r.outcome().ok_or_else(|| EngineError::NotAnOptionLetter {
                     file: file.to_string(),
                     line,
@@ -36,36 +46,115 @@ pub fn parse_records(file: &str, text: &str) -> Result<Vec<(usize, VarianceRecor
         .collect()
 }
 
+/// Why a scored record's figures cannot be a run's, if they cannot.
+fn check_item(r: &ItemRecord) -> Result<(), String> {
+    let probability = |p: f64| (0.0..=1.0).contains(&p);
+    if let Some(p) = r.posterior.iter().find(|p| !probability(**p)) {
+        return Err(format!("posterior: {p} is not a probability"));
+    }
+    let total: f64 = r.posterior.iter().sum();
+    if r.posterior.len() < 2 || !((total - 1.0).abs() < 1e-6 || total == 0.0) {
+        return Err(format!(
+            "posterior: {} options summing to {total}, not two or more summing to 1",
+            r.posterior.len()
+        ));
+    }
+    if !probability(r.margin) {
+        return Err(format!(
+            "margin: {} is not a probability difference",
+            r.margin
+        ));
+    }
+    if let Some(outcome) = r.outcome() {
+        if outcome.correct(0.0) != r.correct {
+            return Err(format!(
+                "correct: {} disagrees with the answer and expected",
+                r.correct
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The report over the records of shard files, given as `(name, text)`: themes in the
-/// order they first appear, [`bip_themes::BASELINE`] first. The bootstraps draw from
-/// `seed`, so the report equals that of one unsplit run with the same seed.
+/// order the runs compared them, [`bip_themes::BASELINE`] first. The bootstraps draw
+/// from `seed`, so the report equals that of one unsplit run with the same seed.
+///
+/// Each file must begin with its run's header ([`RunRecord`](super::RunRecord)); the headers must be of one
+/// split (`k/n` with the same n and themes) and cover every shard k = 1..n once, and
+/// every record must be of a theme its run compared.
 ///
 /// # Errors
-/// As [`parse_records`]; [`EngineError::RepeatedRecord`] when a theme's item is in two
-/// files (the same shard given twice, say).
+/// As [`parse_records`]; [`EngineError::NoRunHeader`] for a file without its header,
+/// [`EngineError::ShardMismatch`] for headers of different runs,
+/// [`EngineError::RepeatedShard`] for a shard given twice,
+/// [`EngineError::MissingShards`] when a shard is missing,
+/// [`EngineError::UnknownTheme`] for a record of a theme the run did not compare, and
+/// [`EngineError::RepeatedRecord`] when a theme's item is in two files (the same shard
+/// given twice, say).
 pub fn merge_shards<'a>(
     files: impl IntoIterator<Item = (&'a str, &'a str)>,
     seed: u64,
 ) -> Result<VarianceReport, EngineError> {
     let mut records = Vec::new();
     let mut seen: HashSet<(String, String)> = HashSet::new();
-    let mut order: Vec<String> = Vec::new();
+    let mut split: Option<(usize, Vec<String>)> = None;
+    let mut shards: HashSet<usize> = HashSet::new();
     for (file, text) in files {
-        for (line, record) in parse_records(file, text)? {
+        let parsed = parse_records(file, text)?;
+        let header = header(file, &parsed)?.clone();
+        let shard: Shard = header.shard.parse().map_err(|_| EngineError::NoRunHeader {
+            file: file.to_string(),
+        })?;
+        let this = (shard.n(), header.themes.clone());
+        if split.get_or_insert_with(|| this.clone()) != &this {
+            return Err(EngineError::ShardMismatch {
+                file: file.to_string(),
+                shard: header.shard.clone(),
+            });
+        }
+        if !shards.insert(shard.k()) {
+            return Err(EngineError::RepeatedShard {
+                file: file.to_string(),
+                shard: header.shard.clone(),
+            });
+        }
+        for (line, record) in parsed.into_iter().skip(1) {
             let (theme, item) = (record.theme().to_string(), record.key());
+            if !header.themes.contains(&theme) {
+                let file = file.to_string();
+                return Err(EngineError::UnknownTheme {
+                    file,
+                    line,
+                    theme: quoted(&theme),
+                });
+            }
             if !seen.insert((theme.clone(), item.clone())) {
                 return Err(EngineError::RepeatedRecord {
                     file: file.to_string(),
                     line,
-                    item,
+                    item: quoted(&item),
                     theme,
                 });
             }
-            if !order.contains(&theme) {
-                order.push(theme);
-            }
             records.push(record);
         }
+    }
+    let Some((n, order)) = split else {
+        return Err(EngineError::MissingShards {
+            n: 0,
+            missing: "every file".into(),
+        });
+    };
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !shards.contains(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(EngineError::MissingShards {
+            n,
+            missing: missing.join(", "),
+        });
     }
     Ok(VarianceReport::from_records(
         &records,
@@ -75,22 +164,42 @@ pub fn merge_shards<'a>(
     ))
 }
 
+/// The header of a file's records: its first record.
+fn header<'r>(
+    file: &str,
+    parsed: &'r [(usize, VarianceRecord)],
+) -> Result<&'r RunInfo, EngineError> {
+    match parsed.first() {
+        Some((_, VarianceRecord::Run(r))) if !r.run.themes.is_empty() => Ok(&r.run),
+        _ => Err(EngineError::NoRunHeader {
+            file: file.to_string(),
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const ITEM: &str = r#"{"theme": "apartment", "item": "e1/q1", "episode": "e1", "expected": "a", "answer": "a", "posterior": [0.9, 0.1], "margin": 0.8, "correct": true}"#;
 
+    const RUN_1: &str = r#"{"run": {"shard": "1/2", "themes": ["apartment", "egypt"]}}"#;
+    const RUN_2: &str = r#"{"run": {"shard": "2/2", "themes": ["apartment", "egypt"]}}"#;
+
     #[test]
     fn shards_merge_and_a_repeat_is_refused() {
-        let egypt = ITEM.replace("apartment", "egypt");
-        let report = merge_shards([("one", ITEM), ("two", egypt.as_str())], 0).expect("merges");
+        let one = format!("{RUN_1}\n{ITEM}");
+        let two = format!("{RUN_2}\n{}", ITEM.replace("apartment", "egypt"));
+        let report =
+            merge_shards([("one", one.as_str()), ("two", two.as_str())], 0).expect("merges");
         let names: Vec<&str> = report.variants.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, ["apartment", "egypt"]);
-        let twice = merge_shards([("one", ITEM), ("again", ITEM)], 0).unwrap_err();
+        let again = format!("{RUN_2}\n{ITEM}");
+        let twice =
+            merge_shards([("one", one.as_str()), ("again", again.as_str())], 0).unwrap_err();
         assert_eq!(
             twice.to_string(),
-            "again:1: e1/q1 of theme apartment is already in an earlier file (the same shard twice?)"
+            "again:2: e1/q1 of theme apartment is already in an earlier file (the same shard twice?)"
         );
     }
 
@@ -107,5 +216,60 @@ mod tests {
             bad.to_string(),
             "f:1: answer or expected is not an option letter"
         );
+    }
+
+    /// Every way a set of shard files can be wrong, each refused with its file named.
+    #[test]
+    fn incomplete_or_impossible_shards_are_refused() {
+        let one = format!("{RUN_1}\n{ITEM}");
+        let cases: [(&[&str], &str); 8] = [
+            (&[one.as_str()], "shard 2/2 is missing"),
+            (&[ITEM], "f0: no run line"),
+            (
+                &[&format!("{RUN_1}\n{}", ITEM.replace("apartment", "mars"))],
+                "f0:2: theme \"mars\"",
+            ),
+            (
+                &[&format!(
+                    "{RUN_1}\n{}",
+                    ITEM.replace("0.9, 0.1", "1.2, -0.2")
+                )],
+                "f0:2: posterior: 1.2",
+            ),
+            (
+                &[&format!(
+                    "{RUN_1}\n{}",
+                    ITEM.replace("0.9, 0.1", "0.5, 0.1")
+                )],
+                "summing to 0.6",
+            ),
+            (
+                &[&format!(
+                    "{RUN_1}\n{}",
+                    ITEM.replace("\"correct\": true", "\"correct\": false")
+                )],
+                "correct: false disagrees",
+            ),
+            (
+                &[
+                    one.as_str(),
+                    &format!("{}\n{ITEM}", RUN_2.replace("2/2", "2/3")),
+                ],
+                "f1: shard 2/3 is not of the run",
+            ),
+            (
+                &[one.as_str(), one.as_str()],
+                "f1: shard 1/2 is already in an earlier file",
+            ),
+        ];
+        for (files, expected) in cases {
+            let named: Vec<(String, &str)> = files
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (format!("f{i}"), *t))
+                .collect();
+            let e = merge_shards(named.iter().map(|(n, t)| (n.as_str(), *t)), 0).unwrap_err();
+            assert!(e.to_string().contains(expected), "{e} lacks {expected}");
+        }
     }
 }

@@ -15,7 +15,7 @@ use crate::error::EngineError;
 use crate::observer::RunObserver;
 use crate::policy::Policy;
 
-use super::{ItemRecord, UnreadableRecord, VarianceRecord, VarianceReport};
+use super::{ItemRecord, RunInfo, RunRecord, UnreadableRecord, VarianceRecord, VarianceReport};
 
 /// What the input items hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +80,24 @@ impl Shard {
     }
 }
 
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl Shard {
+    /// k, from 1.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// n, the number of shards.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+}
+
 impl FromStr for Shard {
     type Err = EngineError;
 
@@ -120,6 +138,17 @@ pub struct VarianceRun {
     pub records: Vec<VarianceRecord>,
     /// The report over `records`, the baseline theme first.
     pub report: VarianceReport,
+    /// The shard and themes of the run: the first line of `--predictions`.
+    pub header: RunRecord,
+}
+
+impl VarianceRun {
+    /// The lines of a predictions file, which [`merge_shards`](super::merge_shards)
+    /// reads: the header, then the records.
+    pub fn predictions(&self) -> impl Iterator<Item = VarianceRecord> + '_ {
+        std::iter::once(VarianceRecord::Run(self.header.clone()))
+            .chain(self.records.iter().cloned())
+    }
 }
 
 /// The themes to compare: [`bip_themes::BASELINE`] first, then the themes `names`
@@ -229,10 +258,17 @@ pub fn run_themes(
     }
     let order: Vec<String> = themes.iter().map(|t| t.id().to_string()).collect();
     let report = VarianceReport::from_records(&records, &order, bip_themes::BASELINE, options.seed);
+    let header = RunRecord {
+        run: RunInfo {
+            shard: options.shard.unwrap_or(Shard { k: 1, n: 1 }).to_string(),
+            themes: order,
+        },
+    };
     Ok(VarianceRun {
         items: items.len(),
         records,
         report,
+        header,
     })
 }
 

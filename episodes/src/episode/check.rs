@@ -40,7 +40,7 @@ pub(crate) fn claim_id<'a>(
     if let Some(other) = seen.get(id) {
         return Err(EpisodeError::DuplicateId {
             field,
-            value: id.to_string(),
+            value: crate::limits::quoted(id),
             other: other.clone(),
         });
     }
@@ -96,7 +96,7 @@ pub(crate) fn question_shape(
 }
 
 /// Checks that `index` is one of the `len` things of `kind` the world has.
-fn within(
+pub(crate) fn within(
     index: usize,
     len: usize,
     kind: &'static str,
@@ -113,11 +113,15 @@ fn within(
     }
 }
 
-fn room(w: &World, r: RoomId, field: impl FnOnce() -> String) -> Result<(), EpisodeError> {
+pub(crate) fn room(
+    w: &World,
+    r: RoomId,
+    field: impl FnOnce() -> String,
+) -> Result<(), EpisodeError> {
     within(r.index(), w.rooms.len(), "room", field)
 }
 
-fn furniture(
+pub(crate) fn furniture(
     w: &World,
     f: FurnitureId,
     field: impl FnOnce() -> String,
@@ -131,7 +135,7 @@ fn class(w: &World, c: ClassId, field: impl FnOnce() -> String) -> Result<(), Ep
 
 /// Ids within the world, unique names, only containers open, and a layout over the
 /// world's rooms and furniture in order.
-fn world(w: &World) -> Result<(), EpisodeError> {
+pub(crate) fn world(w: &World) -> Result<(), EpisodeError> {
     if w.rooms.is_empty() {
         return Err(EpisodeError::invalid(
             "world.rooms",

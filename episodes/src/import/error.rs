@@ -5,8 +5,9 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::error::EpisodeError;
+use crate::limits::quoted;
 
-/// The part of an MMToM-QA question text a problem is in.
+/// The part of a question text (MMToM-QA or Hi-ToM) a problem is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -17,6 +18,8 @@ pub enum Part {
     Narrative,
     /// "Question: ..." and its options.
     Question,
+    /// A Hi-ToM story's numbered sentences.
+    Story,
 }
 
 impl fmt::Display for Part {
@@ -25,6 +28,7 @@ impl fmt::Display for Part {
             Part::Scene => "scene",
             Part::Narrative => "narrative",
             Part::Question => "question",
+            Part::Story => "story",
         })
     }
 }
@@ -58,7 +62,11 @@ pub enum ImportError {
         marker: &'static str,
     },
     /// A sentence could not be read.
-    #[error("{part}: cannot read \"{phrase}\" in \"{sentence}\": {reason}")]
+    #[error(
+        "{part}: cannot read \"{}\" in \"{}\": {reason}",
+        quoted(phrase),
+        quoted(sentence)
+    )]
     Unreadable {
         /// The part of the text.
         part: Part,
@@ -70,7 +78,7 @@ pub enum ImportError {
         reason: String,
     },
     /// A phrase could mean several things and nothing in the text decides.
-    #[error("{part}: \"{phrase}\" in \"{sentence}\" could be any of {}", candidates.join(", "))]
+    #[error("{part}: \"{}\" in \"{}\" could be any of {}", quoted(phrase), quoted(sentence), candidates.join(", "))]
     Ambiguous {
         /// The part of the text.
         part: Part,
@@ -83,7 +91,7 @@ pub enum ImportError {
     },
     /// The episode read from the text is not valid (an impossible action, an unknown class).
     /// The message names the sentence; the source says what is invalid.
-    #[error("{}", sentence.as_ref().map_or_else(|| "the episode read is invalid".to_string(), |s| format!("\"{s}\"")))]
+    #[error("{}", sentence.as_ref().map_or_else(|| "the episode read is invalid".to_string(), |s| format!("\"{}\"", quoted(s))))]
     Episode {
         /// The sentence the invalid part came from, when known.
         sentence: Option<String>,

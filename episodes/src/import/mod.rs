@@ -2,6 +2,9 @@
 //!
 //! - [`mmtom`]: MMToM-QA text questions (scene description, action narrative, question with
 //!   options), read deterministically by a lexicon and a small grammar, no language model.
+//! - [`hitom`]: Hi-ToM stories (agents entering and leaving rooms, moving objects, telling
+//!   each other where things are) and their nested-belief questions, read into stories
+//!   (the multi-agent kind of `bip-episode/1`), keyed on the record's own containers.
 //! - [`virtualhome`]: VirtualHome scene graphs and programs bound to them, with a report of
 //!   every choice made; and episodes exported back to graphs and programs.
 //!
@@ -10,7 +13,10 @@
 //! never guesses silently.
 
 mod error;
+pub mod hitom;
 pub mod mmtom;
+pub(crate) mod notes;
 pub mod virtualhome;
 
 pub use error::{ImportError, Part};
+pub use notes::Note;

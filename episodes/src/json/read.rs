@@ -8,6 +8,7 @@ use crate::episode::{Agent, Episode, EpisodeParts};
 use crate::error::EpisodeError;
 use crate::ids::{ClassId, FurnitureClassId, FurnitureId, RoomId};
 use crate::layout::{Layout, Place};
+use crate::limits::MAX_DOOR_DISTANCE;
 use crate::question::{
     option_index, option_letter, AnswerOption, Claim, Expected, Proposition, Question,
 };
@@ -29,7 +30,7 @@ impl Episode {
         let file: EpisodeFile = serde_json::from_str(text).map_err(|e| EpisodeError::Json {
             line: e.line(),
             column: e.column(),
-            message: e.to_string(),
+            message: crate::limits::json_message(&e),
         })?;
         Episode::from_file(file, fallback_id)
     }
@@ -42,7 +43,7 @@ impl Episode {
         if file.format != FORMAT {
             return Err(EpisodeError::Format {
                 expected: FORMAT,
-                found: format!("\"{}\"", file.format),
+                found: format!("\"{}\"", crate::limits::quoted(&file.format)),
             });
         }
         let mut world = build_world(&file.world)?;
@@ -63,7 +64,17 @@ impl Episode {
     }
 }
 
-fn build_world(file: &WorldFile) -> Result<World, EpisodeError> {
+pub(crate) fn build_world(file: &WorldFile) -> Result<World, EpisodeError> {
+    let places = file.rooms.len().saturating_add(file.furniture.len());
+    if places > crate::limits::max_places() {
+        return Err(EpisodeError::TooLarge {
+            field: "world".into(),
+            what: "places (rooms and furniture)",
+            count: places,
+            limit: crate::limits::max_places(),
+            flag: "--max-places",
+        });
+    }
     let mut seen = HashMap::new();
     if file.rooms.is_empty() {
         return Err(EpisodeError::invalid(
@@ -201,11 +212,11 @@ fn build_doors(
                 DoorFile::Pair(between) => (between, 1.0),
                 DoorFile::Weighted { between, distance } => (between, *distance),
             };
-            if !(distance.is_finite() && distance > 0.0) {
+            if !(distance > 0.0 && distance <= MAX_DOOR_DISTANCE) {
                 return Err(EpisodeError::invalid(
                     format!("world.doors[{i}].distance"),
-                    distance.to_string(),
-                    "must be a positive finite number",
+                    crate::limits::number(distance),
+                    format!("must be a number > 0 and ≤ {MAX_DOOR_DISTANCE:e}"),
                 ));
             }
             Ok((
@@ -516,7 +527,11 @@ fn build_option(world: &World, o: &OptionFile, field: &str) -> Result<AnswerOpti
 }
 
 /// The expected answer `letter` of question `field`, which has `options` options.
-fn build_expected(letter: &str, options: usize, field: &str) -> Result<Expected, EpisodeError> {
+pub(crate) fn build_expected(
+    letter: &str,
+    options: usize,
+    field: &str,
+) -> Result<Expected, EpisodeError> {
     if letter == Expected::UNKNOWABLE {
         return Ok(Expected::Unknowable);
     }

@@ -72,7 +72,7 @@ fn class_field(id: &str, class: &str) -> Option<String> {
 }
 
 /// The `world` object: rooms, doors, furniture, objects and the other readings.
-fn world_file(w: &World, alternatives: &[Vec<FurnitureId>]) -> WorldFile {
+pub(crate) fn world_file(w: &World, alternatives: &[Vec<FurnitureId>]) -> WorldFile {
     WorldFile {
         rooms: w.rooms.iter().map(|r| r.name.clone()).collect(),
         doors: Some(doors(w)),

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::check::{check_tensors, Entry, Naming};
 use super::safetensors::SafetensorsFile;
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
@@ -36,8 +37,6 @@ struct HfConfig {
     rope_scaling: Option<serde_json::Value>,
     sliding_window: Option<usize>,
     use_sliding_window: Option<bool>,
-    bos_token_id: Option<serde_json::Value>,
-    eos_token_id: Option<serde_json::Value>,
 }
 
 /// The decoder configuration in folder `dir`'s `config.json`. Whether the head is tied
@@ -160,7 +159,8 @@ pub(crate) fn model_type(dir: &Path) -> Option<String> {
 /// # Errors
 ///
 /// [`ModelError::Io`] when the folder cannot be listed, [`ModelError::Format`] for a bad
-/// index, and [`ModelError::NotFound`] when there is no safetensors file.
+/// index (one that names a file outside the folder included), and
+/// [`ModelError::NotFound`] when there is no safetensors file.
 pub fn safetensors_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let index = dir.join("model.safetensors.index.json");
     let mut files: Vec<PathBuf> = if index.is_file() {
@@ -171,10 +171,20 @@ pub fn safetensors_files(dir: &Path) -> Result<Vec<PathBuf>> {
             .get("weight_map")
             .and_then(|m| m.as_object())
             .ok_or_else(|| ModelError::format(&index, "no `weight_map` object"))?;
-        let mut names: Vec<&str> = map.values().filter_map(|v| v.as_str()).collect();
+        let mut names = map
+            .values()
+            .map(|v| {
+                v.as_str().ok_or_else(|| {
+                    ModelError::format(&index, format!("`weight_map` value {v} is not a file name"))
+                })
+            })
+            .collect::<Result<Vec<&str>>>()?;
         names.sort_unstable();
         names.dedup();
-        names.into_iter().map(|n| dir.join(n)).collect()
+        names
+            .into_iter()
+            .map(|n| inside(dir, &index, n))
+            .collect::<Result<_>>()?
     } else {
         let entries = std::fs::read_dir(dir).map_err(|e| ModelError::io(dir, e))?;
         entries
@@ -190,6 +200,54 @@ pub fn safetensors_files(dir: &Path) -> Result<Vec<PathBuf>> {
         )));
     }
     Ok(files)
+}
+
+/// `dir/name` for a file name `name` read from `index`, which must stay inside `dir`: a
+/// relative path with no `..`, never absolute. (Symbolic links inside the folder are
+/// followed, as Hugging Face's cache links its files to shared blobs.)
+fn inside(dir: &Path, index: &Path, name: &str) -> Result<PathBuf> {
+    use std::path::Component;
+    let rel = Path::new(name);
+    let plain = rel
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if plain && rel.components().any(|c| matches!(c, Component::Normal(_))) {
+        Ok(dir.join(rel))
+    } else {
+        Err(ModelError::format(
+            index,
+            format!("`weight_map` names `{name}`, which is not a file inside the model folder"),
+        ))
+    }
+}
+
+/// Checks that the folder's safetensors hold exactly the tensors of `config`, in their
+/// shapes; cached rotary frequencies, and a head saved beside the embedding it is tied
+/// to, are let be (Hugging Face ignores both).
+///
+/// # Errors
+///
+/// What [`check_tensors`] returns, naming `num_hidden_layers` for the layer count.
+pub(crate) fn check_hf_tensors(weights: &HfWeights, config: &LlamaConfig) -> Result<()> {
+    let entries: Vec<Entry> = weights
+        .files
+        .iter()
+        .flat_map(|f| f.tensors().iter())
+        .map(|(name, t)| Entry {
+            name: name.clone(),
+            canonical: Some(name.clone()),
+            shape: t.shape.clone(),
+        })
+        .collect();
+    let tied = config.tie_embeddings;
+    let naming = Naming {
+        path: &weights.dir,
+        config: &weights.dir.join("config.json"),
+        layers_key: "num_hidden_layers",
+        own_name: &|n: &str| n.to_string(),
+        ignorable: &|n| n.ends_with(".rotary_emb.inv_freq") || (tied && n == "lm_head.weight"),
+    };
+    check_tensors(config, &entries, &naming)
 }
 
 /// The tensors of a folder's safetensors files, under their own (canonical) names.
@@ -271,8 +329,10 @@ impl WeightSource for HfWeights {
 ///
 /// # Errors
 ///
-/// [`ModelError::Tokenizer`] when `tokenizer.json` is missing or malformed, and
-/// [`ModelError::Format`] when `tokenizer_config.json` is not JSON.
+/// [`ModelError::Tokenizer`] when `tokenizer.json` is missing or malformed,
+/// [`ModelError::Format`] when `tokenizer_config.json` is not JSON, and
+/// [`ModelError::BadKey`] for a `bos_token_id` or `eos_token_id` in `config.json` outside
+/// the vocabulary.
 pub fn tokenizer_from_hf(dir: &Path) -> Result<Tokenizer> {
     let tokenizer = Tokenizer::from_file(&dir.join("tokenizer.json"))?;
     let read_json = |name: &str| -> Result<Option<serde_json::Value>> {
@@ -287,7 +347,7 @@ pub fn tokenizer_from_hf(dir: &Path) -> Result<Tokenizer> {
     };
     let tok_config = read_json("tokenizer_config.json")?;
     let config = read_json("config.json")?;
-    let token_id = |key: &str| -> Option<u32> {
+    let token_id = |key: &str| -> Result<Option<u32>> {
         let named = tok_config
             .as_ref()
             .and_then(|c| c.get(key))
@@ -297,30 +357,48 @@ pub fn tokenizer_from_hf(dir: &Path) -> Result<Tokenizer> {
                 _ => None,
             });
         if let Some(id) = named.and_then(|s| tokenizer.token_to_id(s)) {
-            return Some(id);
+            return Ok(Some(id));
         }
-        let raw: Option<HfConfig> = config
-            .as_ref()
-            .and_then(|c| serde_json::from_value(c.clone()).ok());
-        let v = raw.and_then(|r| {
-            if key == "bos_token" {
-                r.bos_token_id
-            } else {
-                r.eos_token_id
-            }
-        })?;
-        match v {
-            serde_json::Value::Number(n) => n.as_u64(),
-            serde_json::Value::Array(a) => a.first().and_then(|n| n.as_u64()),
-            _ => None,
-        }
-        .and_then(|n| u32::try_from(n).ok())
+        let id_key = format!("{key}_id");
+        let value = config.as_ref().and_then(|c| c.get(&id_key));
+        config_token_id(
+            &dir.join("config.json"),
+            &id_key,
+            value,
+            tokenizer.vocab_size(),
+        )
     };
     let chat = tok_config
         .as_ref()
         .and_then(|c| c.get("chat_template"))
         .and_then(|t| t.as_str())
         .map_or(ChatTemplate::None, ChatTemplate::from_jinja);
-    let (bos, eos) = (token_id("bos_token"), token_id("eos_token"));
+    let (bos, eos) = (token_id("bos_token")?, token_id("eos_token")?);
     Ok(tokenizer.with_specials(bos, eos, chat))
+}
+
+/// The token id `value` of `key` in `config.json` (`path`): absent or null, a number, or a
+/// list whose first element is used; it must be one of the tokenizer's `n` tokens.
+fn config_token_id(
+    path: &Path,
+    key: &str,
+    value: Option<&serde_json::Value>,
+    n: usize,
+) -> Result<Option<u32>> {
+    let first = match value {
+        None | Some(serde_json::Value::Null) => return Ok(None),
+        Some(serde_json::Value::Array(items)) => match items.first() {
+            None => return Ok(None),
+            Some(first) => first,
+        },
+        Some(other) => other,
+    };
+    match first.as_u64().and_then(|v| u32::try_from(v).ok()) {
+        Some(id) if (id as usize) < n => Ok(Some(id)),
+        _ => Err(ModelError::key(
+            path,
+            key,
+            format!("{first} is not a token id: the tokenizer has {n} tokens"),
+        )),
+    }
 }

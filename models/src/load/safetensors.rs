@@ -218,7 +218,7 @@ fn tensor_info(
             path,
             len,
             &format!("tensor `{name}`"),
-            data_start + end,
+            data_start.saturating_add(end),
         ));
     }
     if let Some(dt) = StDtype::parse(&info.dtype) {
@@ -336,6 +336,41 @@ mod tests {
             assert_eq!(f.read_f32("b").unwrap(), vec![3.0]);
             std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
         }
+    }
+
+    #[test]
+    fn hostile_headers_are_errors_naming_the_tensor() {
+        let path = temp("hostile");
+        let cases = [
+            (
+                r#"{"w":{"dtype":"F32","shape":[1],"data_offsets":[0,18446744073709551615]}}"#,
+                "truncated: tensor `w` needs bytes up to offset 18446744073709551615",
+            ),
+            (
+                r#"{"w":{"dtype":"F32","shape":[4294967296,4294967296,16],"data_offsets":[0,4]}}"#,
+                "tensor `w`: 4 bytes of data for F32 shape [4294967296, 4294967296, 16]",
+            ),
+            (
+                r#"{"w":{"dtype":"F32","shape":[1],"data_offsets":[4,0]}}"#,
+                "tensor `w`: data offsets [4, 0] are reversed",
+            ),
+            (r#"[1, 2]"#, "header is not a JSON object"),
+        ];
+        for (json, expected) in cases {
+            let mut bytes = (json.len() as u64).to_le_bytes().to_vec();
+            bytes.extend_from_slice(json.as_bytes());
+            bytes.extend_from_slice(&[0; 4]);
+            std::fs::write(&path, &bytes).unwrap();
+            let err = SafetensorsFile::open(&path).unwrap_err().to_string();
+            assert!(err.contains(expected), "{json}: {err}");
+        }
+        std::fs::write(&path, u64::MAX.to_le_bytes()).unwrap();
+        let err = SafetensorsFile::open(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("header of 18446744073709551615 bytes is too large"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 
     #[test]

@@ -208,7 +208,8 @@ impl LoraAdapter {
     /// # Errors
     ///
     /// [`ModelError::NotFound`] naming the missing folder or file; what
-    /// [`LoraConfig::read`] and [`SafetensorsFile::open`] return; and
+    /// [`LoraConfig::read`] and [`SafetensorsFile::open`] return; [`ModelError::Format`]
+    /// for a weights file with no LoRA tensor; and
     /// [`ModelError::BadTensor`] or [`ModelError::MissingTensor`] naming the tensor for a
     /// name that is not a LoRA weight of a decoder block, a module not among the targets,
     /// an `A` without its `B`, or ranks that differ from `r`.
@@ -223,6 +224,12 @@ impl LoraAdapter {
         let path = adapter_file(dir, ADAPTER_WEIGHTS)?;
         let file = SafetensorsFile::open(&path)?;
         let halves = halves(&file, &config)?;
+        if halves.is_empty() {
+            return Err(ModelError::format(
+                &path,
+                "holds no LoRA weights: an adapter changes nothing without them",
+            ));
+        }
         let mut adapter = Self::new(config);
         adapter.origin = path;
         for ((layer, module), names) in halves {
@@ -326,8 +333,10 @@ impl LoraAdapter {
     /// # Errors
     ///
     /// [`ModelError::BadTensor`] naming the adapter's tensor: a layer out of range, or a
-    /// shape that does not fit the weight (both shapes given).
+    /// shape that does not fit the weight (both shapes given); what [`LoraConfig::check`]
+    /// returns for a scale out of range.
     pub fn check(&self, model: &LlamaConfig) -> Result<()> {
+        self.config.check(&self.origin)?;
         for (&(layer, module), p) in &self.pairs {
             let (a_name, b_name) = (pair_names(layer, module, 0), pair_names(layer, module, 1));
             if layer >= model.num_layers {
@@ -448,7 +457,7 @@ fn read_pair(
 }
 
 /// PEFT's name of `A` (`half` 0) or `B` (`half` 1) of `module` in layer `layer`.
-fn pair_names(layer: usize, module: LoraModule, half: usize) -> String {
+pub(crate) fn pair_names(layer: usize, module: LoraModule, half: usize) -> String {
     let ab = if half == 0 { "lora_A" } else { "lora_B" };
     format!(
         "{PEFT_PREFIX}model.layers.{layer}.{}.{ab}.weight",

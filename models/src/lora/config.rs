@@ -5,7 +5,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::config::LlamaConfig;
-use crate::error::{ModelError, Result};
+use crate::error::{number, ModelError, Result};
 
 /// A linear layer of a decoder block that a LoRA adapter may target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -103,6 +103,11 @@ impl std::fmt::Display for LoraModule {
     }
 }
 
+/// The largest factor of `B · A` an adapter may apply (`lora_alpha / r`, or
+/// `lora_alpha / sqrt(r)`), either sign: usual adapters scale by 0.5 to 4; one scaled by
+/// more than this is corrupt, and would overflow `f32` arithmetic long before it.
+pub const MAX_LORA_SCALE: f64 = 1000.0;
+
 /// What `adapter_config.json` says about a LoRA adapter (the fields bip uses).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoraConfig {
@@ -169,7 +174,8 @@ impl LoraConfig {
     /// [`ModelError::MissingKey`] for a missing `r`, `lora_alpha` or `target_modules`, and
     /// [`ModelError::BadKey`] for what bip cannot apply: another PEFT type,
     /// `fan_in_fan_out`, DoRA, per-module rank or alpha patterns, a zero rank, a target
-    /// module other than q, k, v, o, gate, up and down projections.
+    /// module other than q, k, v, o, gate, up and down projections, a scale
+    /// ([`LoraConfig::check`]) that is not finite or beyond [`MAX_LORA_SCALE`].
     pub fn read(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| ModelError::io(path, e))?;
         let raw: RawConfig = serde_json::from_str(&text)
@@ -184,20 +190,39 @@ impl LoraConfig {
             return Err(ModelError::key(path, "r", "rank 0"));
         }
         let lora_alpha = raw.lora_alpha.ok_or_else(|| missing("lora_alpha"))?;
-        if !lora_alpha.is_finite() {
-            return Err(ModelError::key(
-                path,
-                "lora_alpha",
-                format!("{lora_alpha} is not finite"),
-            ));
-        }
         let targets = raw
             .target_modules
             .ok_or_else(|| missing("target_modules"))?;
-        Ok(Self::new(r, lora_alpha)
+        let config = Self::new(r, lora_alpha)
             .with_targets(&target_modules(path, targets)?)
             .with_rslora(raw.use_rslora.unwrap_or(false))
-            .with_base_model(raw.base_model_name_or_path))
+            .with_base_model(raw.base_model_name_or_path);
+        config.check(path)?;
+        Ok(config)
+    }
+
+    /// Checks that the configuration scales updates by a finite factor of at most
+    /// [`MAX_LORA_SCALE`]; `origin` names the adapter in the error.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::BadKey`] naming `lora_alpha` (and `r`) with the scale they make.
+    pub fn check(&self, origin: &Path) -> Result<()> {
+        let scale = self.scale();
+        if scale.is_finite() && scale.abs() <= MAX_LORA_SCALE {
+            return Ok(());
+        }
+        let over = if self.use_rslora { "sqrt(r)" } else { "r" };
+        Err(ModelError::key(
+            origin,
+            "lora_alpha",
+            format!(
+                "{} over {over} (r = {}) scales updates by {}, beyond ±{MAX_LORA_SCALE}",
+                number(self.lora_alpha),
+                self.r,
+                number(scale)
+            ),
+        ))
     }
 
     fn with_base_model(mut self, base: Option<String>) -> Self {

@@ -5,9 +5,10 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::adapter::{LoraAdapter, LoraPair};
+use super::adapter::{pair_names, LoraAdapter, LoraPair};
+use super::config::LoraModule;
 use crate::config::LlamaConfig;
-use crate::error::Result;
+use crate::error::{ModelError, Result};
 use crate::weights::WeightSource;
 
 /// A [`WeightSource`] that adds an adapter's updates, `scale · B · A`, to the weights of
@@ -20,7 +21,8 @@ use crate::weights::WeightSource;
 pub struct AdaptedWeights<'a> {
     base: &'a mut dyn WeightSource,
     scale: f32,
-    updates: HashMap<String, &'a LoraPair>,
+    updates: HashMap<String, (usize, LoraModule, &'a LoraPair)>,
+    adapter: &'a Path,
 }
 
 impl<'a> AdaptedWeights<'a> {
@@ -28,7 +30,9 @@ impl<'a> AdaptedWeights<'a> {
     ///
     /// # Errors
     ///
-    /// What [`LoraAdapter::check`] returns.
+    /// What [`LoraAdapter::check`] returns. Reading a weight through it returns
+    /// [`ModelError::BadTensor`] naming the adapter's tensor when the merged weight is not
+    /// finite.
     pub fn new(
         base: &'a mut dyn WeightSource,
         adapter: &'a LoraAdapter,
@@ -37,12 +41,13 @@ impl<'a> AdaptedWeights<'a> {
         adapter.check(model)?;
         let updates = adapter
             .pairs()
-            .map(|(layer, module, pair)| (module.weight_name(layer), pair))
+            .map(|(layer, module, pair)| (module.weight_name(layer), (layer, module, pair)))
             .collect();
         Ok(Self {
             base,
             scale: adapter.config().scale() as f32,
             updates,
+            adapter: adapter.origin(),
         })
     }
 }
@@ -54,8 +59,20 @@ impl WeightSource for AdaptedWeights<'_> {
 
     fn tensor(&mut self, name: &str, shape: &[usize]) -> Result<Option<Vec<f32>>> {
         let mut data = self.base.tensor(name, shape)?;
-        if let (Some(w), Some(pair)) = (data.as_mut(), self.updates.get(name)) {
+        if let (Some(w), Some(&(layer, module, pair))) = (data.as_mut(), self.updates.get(name)) {
             add_update(w, pair, self.scale);
+            // Finite factors can still overflow `f32` once multiplied: refused here, not
+            // scored as NaN later.
+            if let Some(i) = w.iter().position(|v| !v.is_finite()) {
+                return Err(ModelError::tensor(
+                    self.adapter,
+                    pair_names(layer, module, 1),
+                    format!(
+                        "merged into `{name}`, the update makes element {i} {}: its values are too large",
+                        w[i]
+                    ),
+                ));
+            }
         }
         Ok(data)
     }

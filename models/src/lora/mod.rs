@@ -16,5 +16,5 @@ mod merge;
 mod tests;
 
 pub use adapter::{LoraAdapter, LoraPair, ADAPTER_CONFIG, ADAPTER_WEIGHTS};
-pub use config::{LoraConfig, LoraModule};
+pub use config::{LoraConfig, LoraModule, MAX_LORA_SCALE};
 pub use merge::AdaptedWeights;

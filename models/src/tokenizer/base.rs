@@ -81,7 +81,8 @@ impl Tokenizer {
     ///
     /// # Errors
     ///
-    /// [`ModelError::Tokenizer`] when the pipeline fails.
+    /// [`ModelError::Tokenizer`] when the pipeline fails, or turns a text that is not
+    /// empty into no tokens (one the vocabulary cannot spell).
     pub fn encode(&self, text: &str) -> Result<Vec<u32>> {
         self.encode_with(text, false)
     }
@@ -91,7 +92,7 @@ impl Tokenizer {
     ///
     /// # Errors
     ///
-    /// [`ModelError::Tokenizer`] when the pipeline fails.
+    /// As [`Tokenizer::encode`].
     pub fn encode_prompt(&self, text: &str) -> Result<Vec<u32>> {
         let mut ids = self.encode_with(text, true)?;
         if let (true, Some(bos)) = (self.prepend_bos, self.bos) {
@@ -103,10 +104,20 @@ impl Tokenizer {
     }
 
     fn encode_with(&self, text: &str, special: bool) -> Result<Vec<u32>> {
-        self.inner
+        let ids = self
+            .inner
             .encode(text, special)
             .map(|e| e.get_ids().to_vec())
-            .map_err(|e| self.error(e))
+            .map_err(|e| self.error(e))?;
+        if ids.is_empty() && !text.is_empty() {
+            // Scored as nothing, the text would get probability 1: refused instead.
+            let shown: String = text.chars().take(40).collect();
+            let more = if shown.len() < text.len() { "..." } else { "" };
+            return Err(self.error(format!(
+                "{shown:?}{more} encodes to no tokens: the tokenizer has none for it"
+            )));
+        }
+        Ok(ids)
     }
 
     /// Decodes `ids` to text, special tokens included.
@@ -199,6 +210,11 @@ impl Tokenizer {
     /// The chat template.
     pub fn chat_template(&self) -> &ChatTemplate {
         &self.chat
+    }
+
+    /// Where the tokenizer came from (a file, or a GGUF file's metadata), as errors name it.
+    pub fn origin(&self) -> &str {
+        &self.origin
     }
 
     /// A description of the tokenizer's kind (model and pre-tokenizer).

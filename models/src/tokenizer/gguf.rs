@@ -32,7 +32,8 @@ const TOKEN_TYPE_USER_DEFINED: i64 = 4;
 /// # Errors
 ///
 /// [`ModelError::MissingKey`] or [`ModelError::BadKey`] naming the key, for a missing
-/// vocabulary, a malformed merge, or an unsupported model or pre-tokenizer.
+/// vocabulary, a malformed merge, an unsupported model or pre-tokenizer, token types that
+/// do not match the tokens, or a BOS or EOS id outside the vocabulary.
 pub(crate) fn from_gguf(file: &GgufFile) -> Result<Tokenizer> {
     let path = file.path();
     let model = file
@@ -60,12 +61,7 @@ pub(crate) fn from_gguf(file: &GgufFile) -> Result<Tokenizer> {
     let mut inner = bpe(file, &tokens, merges, pre)?;
     let origin = format!("{} (GGUF metadata)", path.display());
     add_special_tokens(file, &mut inner, &tokens, &origin)?;
-    let id = |key: &str| {
-        file.get(key)
-            .and_then(|v| v.as_u64())
-            .and_then(|v| u32::try_from(v).ok())
-            .filter(|&v| (v as usize) < tokens.len())
-    };
+    let id = |key: &str| special_id(file, key, tokens.len());
     let add_bos = file
         .get("tokenizer.ggml.add_bos_token")
         .and_then(|v| v.as_bool())
@@ -78,11 +74,26 @@ pub(crate) fn from_gguf(file: &GgufFile) -> Result<Tokenizer> {
         inner,
         origin,
         format!("byte-level BPE (GGUF), pre-tokenizer `{pre}`, {n_merges} merges"),
-        id("tokenizer.ggml.bos_token_id"),
-        id("tokenizer.ggml.eos_token_id"),
+        id("tokenizer.ggml.bos_token_id")?,
+        id("tokenizer.ggml.eos_token_id")?,
         add_bos,
         chat,
     ))
+}
+
+/// The token id at metadata key `key`, if present, which must be one of the `n` tokens.
+fn special_id(file: &GgufFile, key: &str, n: usize) -> Result<Option<u32>> {
+    let Some(value) = file.get(key) else {
+        return Ok(None);
+    };
+    match value.as_u64().and_then(|v| u32::try_from(v).ok()) {
+        Some(id) if (id as usize) < n => Ok(Some(id)),
+        _ => Err(ModelError::key(
+            file.path(),
+            key,
+            format!("{value:?} is not a token id: the vocabulary has {n} tokens"),
+        )),
+    }
 }
 
 /// The merges of `tokenizer.ggml.merges`, each two tokens separated by a space.
@@ -162,6 +173,17 @@ fn add_special_tokens(
                 ModelError::key(file.path(), "tokenizer.ggml.token_type", "not an array")
             })?,
     };
+    if types.len() != tokens.len() {
+        return Err(ModelError::key(
+            file.path(),
+            "tokenizer.ggml.token_type",
+            format!(
+                "{} types for {} tokens (`tokenizer.ggml.tokens`)",
+                types.len(),
+                tokens.len()
+            ),
+        ));
+    }
     let of_type = |wanted: i64, special: bool| -> Vec<AddedToken> {
         tokens
             .iter()

@@ -5,6 +5,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::error::{ModelError, Result};
+use crate::io::json_line_problem;
 use crate::tokenizer::Tokenizer;
 use crate::weights::SplitMix64;
 
@@ -27,6 +28,19 @@ impl TextPair {
     /// line for a line that is not a JSON object, lacks `prompt` or `action`, holds a
     /// non-string there, or has an empty one.
     pub fn read_jsonl(path: &Path) -> Result<Vec<Self>> {
+        Ok(Self::read_jsonl_numbered(path)?
+            .into_iter()
+            .map(|(_, pair)| pair)
+            .collect())
+    }
+
+    /// Like [`TextPair::read_jsonl`], each pair with its line number (from 1), for
+    /// errors found later.
+    ///
+    /// # Errors
+    ///
+    /// As [`TextPair::read_jsonl`].
+    pub fn read_jsonl_numbered(path: &Path) -> Result<Vec<(usize, Self)>> {
         let text = std::fs::read_to_string(path).map_err(|e| ModelError::io(path, e))?;
         let mut pairs = Vec::new();
         for (i, line) in text.lines().enumerate() {
@@ -35,8 +49,8 @@ impl TextPair {
             }
             let bad =
                 |problem: String| ModelError::format(path, format!("line {}: {problem}", i + 1));
-            let value: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| bad(format!("not JSON: {e}")))?;
+            let value: serde_json::Value = serde_json::from_str(line)
+                .map_err(|e| bad(format!("not JSON ({})", json_line_problem(&e))))?;
             let field = |name: &str| -> Result<String> {
                 match value.get(name) {
                     None => Err(bad(format!(
@@ -52,10 +66,11 @@ impl TextPair {
             if !value.is_object() {
                 return Err(bad("not a JSON object".into()));
             }
-            pairs.push(Self {
+            let pair = Self {
                 prompt: field("prompt")?,
                 action: field("action")?,
-            });
+            };
+            pairs.push((i + 1, pair));
         }
         if pairs.is_empty() {
             return Err(ModelError::format(path, "no training pairs"));
@@ -78,9 +93,8 @@ impl TokenPair {
     ///
     /// # Errors
     ///
-    /// [`ModelError::Tokenizer`] when a text cannot be encoded, and
-    /// [`ModelError::BadRequest`] naming `index` when the prompt or the action encodes
-    /// to no tokens, or both exceed `max_len`.
+    /// [`ModelError::BadRequest`] naming `index` when the prompt or the action cannot be
+    /// encoded or encodes to no tokens, or both exceed `max_len`.
     pub fn encode(
         tokenizer: &Tokenizer,
         pair: &TextPair,
@@ -88,9 +102,14 @@ impl TokenPair {
         max_len: usize,
     ) -> Result<Self> {
         let bad = |problem: String| ModelError::BadRequest { index, problem };
-        let mut tokens = tokenizer.encode_prompt(&pair.prompt)?;
+        let in_pair = |what: &str, e: ModelError| bad(format!("{what}: {e}"));
+        let mut tokens = tokenizer
+            .encode_prompt(&pair.prompt)
+            .map_err(|e| in_pair("the prompt", e))?;
         let prompt_len = tokens.len();
-        let action = tokenizer.encode(&pair.action)?;
+        let action = tokenizer
+            .encode(&pair.action)
+            .map_err(|e| in_pair("the action", e))?;
         if prompt_len == 0 || action.is_empty() {
             return Err(bad("the prompt or the action encodes to no tokens".into()));
         }
@@ -163,7 +182,15 @@ mod tests {
         );
         write("not json\n");
         let err = TextPair::read_jsonl(&path).unwrap_err().to_string();
-        assert!(err.contains("line 1: not JSON"), "{err}");
+        assert!(
+            err.contains("pairs.jsonl: line 1: not JSON (column "),
+            "{err}"
+        );
+        assert!(!err.contains("line 1 column"), "{err}");
+        write("{\"prompt\": \"a\", \"action\": \" b\"}\n{\"prompt\": \"a\",\n");
+        let err = TextPair::read_jsonl(&path).unwrap_err().to_string();
+        assert!(err.contains("line 2: not JSON (column "), "{err}");
+        assert!(err.ends_with(": EOF while parsing a value)"), "{err}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

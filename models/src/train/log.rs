@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::options::TrainOptions;
 use super::trainer::TrainOutcome;
 use crate::error::{ModelError, Result};
+use crate::io::json_line_problem;
 use crate::lora::LoraModule;
 
 /// What the loop reports as it goes (also the lines of a training log).
@@ -204,7 +205,11 @@ pub fn read_log(path: &Path) -> Result<Vec<LogRecord>> {
             serde_json::from_str(line).map_err(|e| {
                 ModelError::format(
                     path,
-                    format!("line {}: not a training log record: {e}", i + 1),
+                    format!(
+                        "line {}: not a training log record ({})",
+                        i + 1,
+                        json_line_problem(&e)
+                    ),
                 )
             })
         })

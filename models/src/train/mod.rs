@@ -19,6 +19,6 @@ mod tests;
 
 pub use data::{split_indices, TextPair, TokenPair};
 pub use log::{read_log, ConfigRecord, DoneRecord, LogRecord, TrainEvent};
-pub use options::TrainOptions;
+pub use options::{TrainOptions, MAX_EPOCHS};
 pub use run::{RunProgress, RunSummary, TrainRun, TRAINING_LOG};
 pub use trainer::{LoraTrainer, TrainOutcome};

@@ -1,7 +1,7 @@
 //! A whole training run: pairs read and split, the base model loaded, the adapter trained
 //! and written, and the training log kept beside it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use burn::tensor::backend::AutodiffBackend;
@@ -13,6 +13,7 @@ use super::trainer::{LoraTrainer, TrainOutcome};
 use crate::alias::resolve_model;
 use crate::error::{ModelError, Result};
 use crate::io::write_replacing;
+use crate::load::LoadOptions;
 
 /// The training log's name inside the output folder.
 pub const TRAINING_LOG: &str = "training_log.jsonl";
@@ -32,6 +33,8 @@ pub struct TrainRun {
     pub limit: Option<usize>,
     /// Hyper-parameters.
     pub options: TrainOptions,
+    /// Limits on what the base model's file declares (its context).
+    pub load: LoadOptions,
     /// Output folder: the PEFT adapter and [`TRAINING_LOG`].
     pub out: PathBuf,
 }
@@ -84,17 +87,10 @@ impl TrainRun {
         let started = Instant::now();
         let (train_pairs, validation_pairs) = self.pairs()?;
         let base = resolve_model(&self.base)?;
-        let trainer = LoraTrainer::<B>::load(&base, device)
-            .map_err(|e| e.within(format!("loading base model {}", base.display())))?;
-        let train = trainer.encode(&train_pairs).map_err(|e| {
-            e.within(format!(
-                "tokenizing the training pairs of {}",
-                self.data.display()
-            ))
-        })?;
-        let validation = trainer
-            .encode(&validation_pairs)
-            .map_err(|e| e.within("tokenizing the validation pairs"))?;
+        let trainer = LoraTrainer::<B>::load_with(&base, &self.load, device)
+            .map_err(|e| e.within("loading the base model"))?;
+        let train = train_pairs.encode(&trainer, "training")?;
+        let validation = validation_pairs.encode(&trainer, "validation")?;
         let config = ConfigRecord::new(
             &base,
             &self.data,
@@ -134,21 +130,64 @@ impl TrainRun {
 
     /// The training and validation pairs: `validation` read, or `validation_fraction` of
     /// `data` held out; then at most `limit` training pairs.
-    fn pairs(&self) -> Result<(Vec<TextPair>, Vec<TextPair>)> {
-        let data = TextPair::read_jsonl(&self.data)?;
+    fn pairs(&self) -> Result<(Sourced, Sourced)> {
+        let data = Sourced::read(&self.data)?;
         let (mut train, validation) = match &self.validation {
-            Some(path) => (data, TextPair::read_jsonl(path)?),
+            Some(path) => (data, Sourced::read(path)?),
             None => {
                 let seed = self.options.seed;
-                let (train, held) = split_indices(data.len(), self.validation_fraction, seed);
-                let pick = |ix: &[usize]| ix.iter().map(|&i| data[i].clone()).collect();
-                (pick(&train), pick(&held))
+                let n = data.pairs.len();
+                let (train, held) = split_indices(n, self.validation_fraction, seed);
+                (data.pick(&train), data.pick(&held))
             }
         };
         if let Some(limit) = self.limit {
-            train.truncate(limit.max(1));
+            train.pairs.truncate(limit.max(1));
         }
         Ok((train, validation))
+    }
+}
+
+/// Pairs read from one file, each with its line there.
+struct Sourced {
+    path: PathBuf,
+    pairs: Vec<(usize, TextPair)>,
+}
+
+impl Sourced {
+    fn read(path: &Path) -> Result<Self> {
+        Ok(Self {
+            path: path.to_path_buf(),
+            pairs: TextPair::read_jsonl_numbered(path)?,
+        })
+    }
+
+    /// The pairs at `indices`, in that order.
+    fn pick(&self, indices: &[usize]) -> Self {
+        Self {
+            path: self.path.clone(),
+            pairs: indices.iter().map(|&i| self.pairs[i].clone()).collect(),
+        }
+    }
+
+    /// The pairs tokenized by `trainer`; an error in one names its file and line, and
+    /// what the pairs are for (`role`).
+    fn encode<B: AutodiffBackend>(
+        &self,
+        trainer: &LoraTrainer<B>,
+        role: &str,
+    ) -> Result<Vec<TokenPair>> {
+        let texts: Vec<TextPair> = self.pairs.iter().map(|(_, p)| p.clone()).collect();
+        trainer.encode(&texts).map_err(|e| {
+            match e {
+                ModelError::BadRequest { index, problem } => ModelError::format(
+                    &self.path,
+                    format!("line {}: {problem}", self.pairs[index].0),
+                ),
+                other => other,
+            }
+            .within(format!("tokenizing the {role} pairs"))
+        })
     }
 }
 
@@ -202,6 +241,7 @@ mod tests {
                 ..TrainOptions::default()
             },
             out: dir.join("out"),
+            load: LoadOptions::default(),
         };
         let mut started = 0;
         let mut events = 0;

@@ -15,6 +15,7 @@ use super::options::TrainOptions;
 use super::sequence::sequence_logprobs;
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
+use crate::load::LoadOptions;
 use crate::lora::{LoraAdapter, LoraConfig};
 use crate::model::LanguageModel;
 use crate::tokenizer::Tokenizer;
@@ -57,7 +58,16 @@ impl<B: AutodiffBackend> LoraTrainer<B> {
     ///
     /// As [`crate::LanguageModel::load`].
     pub fn load(path: &Path, device: &B::Device) -> Result<Self> {
-        let model = LanguageModel::load(path, device)?;
+        Self::load_with(path, &LoadOptions::default(), device)
+    }
+
+    /// Like [`LoraTrainer::load`], with the limits of `options` (the context trained on).
+    ///
+    /// # Errors
+    ///
+    /// As [`crate::LanguageModel::load_with`].
+    pub fn load_with(path: &Path, options: &LoadOptions, device: &B::Device) -> Result<Self> {
+        let model = LanguageModel::load_with(path, None, options, device)?;
         let base = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -149,6 +159,7 @@ impl<B: AutodiffBackend> LoraTrainer<B> {
         observe: &mut dyn FnMut(&TrainEvent),
     ) -> Result<TrainOutcome> {
         options.check()?;
+        options.check_for(self.config())?;
         if train.is_empty() {
             return Err(ModelError::Config("no training examples".into()));
         }
@@ -225,7 +236,9 @@ impl<'a, B: AutodiffBackend> Session<'a, B> {
         let mut lora = LoraConfig::new(options.rank, options.alpha).with_targets(&options.targets);
         lora.base_model = Some(trainer.base.clone());
         let adapter = LoraAdapter::init(trainer.config(), lora, options.seed);
-        let total_steps = examples.div_ceil(options.batch_size) * options.epochs;
+        let total_steps = examples
+            .div_ceil(options.batch_size)
+            .saturating_mul(options.epochs);
         Self {
             model: trainer.model.transformer(),
             options,

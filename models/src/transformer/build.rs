@@ -6,6 +6,7 @@ use burn::tensor::{Tensor, TensorData};
 use super::{Block, Transformer};
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
+use crate::load::MAX_CONTEXT_LIMIT;
 use crate::lora::LoraModule;
 use crate::nn::attention::{Attention, AttentionWeights};
 use crate::nn::linear::{frozen, Linear};
@@ -19,7 +20,8 @@ impl<B: Backend> Transformer<B> {
     ///
     /// # Errors
     ///
-    /// [`ModelError::Config`] for an inconsistent configuration, and
+    /// [`ModelError::Config`] for an inconsistent configuration or a `max_seq_len` beyond
+    /// [`MAX_CONTEXT_LIMIT`], and
     /// [`ModelError::MissingTensor`] or [`ModelError::BadTensor`] (naming the tensor in the
     /// source's own naming) when a tensor is absent, misshapen or unreadable.
     pub fn from_weights(
@@ -28,6 +30,13 @@ impl<B: Backend> Transformer<B> {
         device: &B::Device,
     ) -> Result<Self> {
         config.validate()?;
+        if config.max_seq_len > MAX_CONTEXT_LIMIT {
+            return Err(ModelError::Config(format!(
+                "max_seq_len {} exceeds {MAX_CONTEXT_LIMIT} positions, the most bip builds \
+                 rotary tables for (load with a smaller LoadOptions::max_context)",
+                config.max_seq_len
+            )));
+        }
         let (h, v) = (config.hidden_size, config.vocab_size);
         let mut build = Builder {
             source,

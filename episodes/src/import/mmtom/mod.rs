@@ -39,7 +39,6 @@
 mod apartment;
 mod lexicon;
 mod narrative;
-mod notes;
 mod numbers;
 mod phrase;
 mod question;
@@ -52,7 +51,7 @@ mod text;
 mod verbs;
 pub mod vocabulary;
 
-pub use notes::Note;
+pub use crate::import::Note;
 pub use record::{
     read_jsonl, read_record, read_text, read_text_noted, record_value, string_field, MmtomRecord,
     TextReading,

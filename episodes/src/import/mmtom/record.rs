@@ -10,11 +10,11 @@ use crate::question_type::QuestionType;
 
 use super::apartment::{world_file, Apartment};
 use super::narrative::read_narrative;
-use super::notes::{Note, Notes};
 use super::question::read_question;
 use super::resolve::{Context, Reading};
 use super::scene::read_scene;
 use super::script::play;
+use crate::import::notes::{Note, Notes};
 
 /// One MMToM-QA question read into an episode, with what the benchmark says about it.
 #[derive(Debug, Clone)]
@@ -63,7 +63,7 @@ pub fn read_jsonl(
 /// [`ImportError::Json`] when the line is not JSON.
 pub fn record_value(line: &str) -> Result<Value, ImportError> {
     serde_json::from_str(line).map_err(|e| ImportError::Json {
-        message: e.to_string(),
+        message: crate::limits::shortened(&e.to_string(), 4 * crate::limits::QUOTED_CHARS),
     })
 }
 

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::limits::quoted;
+
 use crate::error::EpisodeError;
 
 use super::node::NodeId;
@@ -63,7 +65,7 @@ pub enum VirtualHomeError {
     #[error("the graph has no node of category \"Rooms\"; an episode needs at least one room")]
     NoRooms,
     /// A script line cannot be read or cannot happen.
-    #[error("script line {line} ({text}): {problem}")]
+    #[error("script line {line} ({}): {problem}", quoted(text))]
     Script {
         /// 1-based line number.
         line: usize,
@@ -73,7 +75,10 @@ pub enum VirtualHomeError {
         problem: ScriptProblem,
     },
     /// In strict mode: a script line bip would have skipped or completed.
-    #[error("script line {line} ({text}): {reason} (rejected by --strict)")]
+    #[error(
+        "script line {line} ({}): {reason} (rejected by --strict)",
+        quoted(text)
+    )]
     Strict {
         /// 1-based line number.
         line: usize,
@@ -83,7 +88,7 @@ pub enum VirtualHomeError {
         reason: String,
     },
     /// A question asked on the command line names something the episode lacks.
-    #[error("{flag} {value}: {reason}")]
+    #[error("{flag} {}: {reason}", quoted(value))]
     Question {
         /// The flag (`--ask-belief`, `--goals`).
         flag: &'static str,
@@ -118,19 +123,23 @@ pub enum ScriptProblem {
     #[error("expected an argument <class> (node id)")]
     ExpectedArgument,
     /// An argument `<class>` without its `(id)`.
-    #[error("<{class}> needs a node id in parentheses: <{class}> (123)")]
+    #[error(
+        "<{}> needs a node id in parentheses: <{}> (123)",
+        quoted(class),
+        quoted(class)
+    )]
     MissingNodeId {
         /// The class as written.
         class: String,
     },
     /// An argument's `(id)` that is not a whole number.
-    #[error("({text}) is not a node id; scripts must be bound to the scene graph (node ids, not instance numbers)")]
+    #[error("({}) is not a node id; scripts must be bound to the scene graph (node ids, not instance numbers)", quoted(text))]
     NotANodeId {
         /// What the parentheses hold.
         text: String,
     },
     /// An action with the wrong number of arguments.
-    #[error("[{action}] takes {expected} argument{}, found {found}", if *expected == 1 { "" } else { "s" })]
+    #[error("[{}] takes {expected} argument{}, found {found}", quoted(action), if *expected == 1 { "" } else { "s" })]
     Arity {
         /// The action as written.
         action: String,
@@ -146,7 +155,7 @@ pub enum ScriptProblem {
         id: NodeId,
     },
     /// An argument's class is not the class of the node it names.
-    #[error("node {id} is a {actual}, not a {written}")]
+    #[error("node {id} is a {}, not a {}", quoted(actual), quoted(written))]
     WrongClass {
         /// The node.
         id: NodeId,

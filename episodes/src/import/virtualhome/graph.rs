@@ -249,7 +249,7 @@ pub fn read_graph(text: &str) -> Result<GraphFile, VirtualHomeError> {
     serde_json::from_str(text).map_err(|e| VirtualHomeError::Json {
         line: e.line(),
         column: e.column(),
-        message: e.to_string(),
+        message: crate::limits::json_message(&e),
     })
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 use super::reader::GgufFile;
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
+use crate::load::check::{check_tensors, same_shape, Entry, Naming};
 use crate::weights::{permute_rotary_rows, RotaryRows, WeightSource};
 
 /// Architectures read from GGUF, and whether their converter interleaved the rotary pairs
@@ -117,8 +118,15 @@ pub fn config_from_gguf(file: &GgufFile) -> Result<LlamaConfig> {
             ));
         }
     }
-    config.validate()?;
-    Ok(config)
+    in_file(path, config)
+}
+
+/// `config` when it is consistent, else the inconsistency as an error of the file `path`.
+pub(crate) fn in_file(path: &Path, config: LlamaConfig) -> Result<LlamaConfig> {
+    match config.validate() {
+        Ok(()) => Ok(config),
+        Err(e) => Err(ModelError::format(path, e.to_string())),
+    }
 }
 
 /// A GGUF file's tensors under canonical names, dequantized, with the query/key rows put
@@ -143,31 +151,79 @@ impl<'a> GgufWeights<'a> {
     }
 }
 
+/// Tensors outside the blocks: canonical name, GGUF name.
+const TOP_NAMES: [(&str, &str); 3] = [
+    ("model.embed_tokens.weight", "token_embd.weight"),
+    ("model.norm.weight", "output_norm.weight"),
+    ("lm_head.weight", "output.weight"),
+];
+
+/// A block's modules: canonical path within the block, GGUF short name.
+const BLOCK_NAMES: [(&str, &str); 9] = [
+    ("input_layernorm", "attn_norm"),
+    ("self_attn.q_proj", "attn_q"),
+    ("self_attn.k_proj", "attn_k"),
+    ("self_attn.v_proj", "attn_v"),
+    ("self_attn.o_proj", "attn_output"),
+    ("post_attention_layernorm", "ffn_norm"),
+    ("mlp.gate_proj", "ffn_gate"),
+    ("mlp.up_proj", "ffn_up"),
+    ("mlp.down_proj", "ffn_down"),
+];
+
 /// The GGUF name of canonical tensor `name`.
 pub(crate) fn gguf_name(name: &str) -> Option<String> {
-    Some(match name {
-        "model.embed_tokens.weight" => "token_embd.weight".into(),
-        "model.norm.weight" => "output_norm.weight".into(),
-        "lm_head.weight" => "output.weight".into(),
-        _ => {
-            let rest = name.strip_prefix("model.layers.")?;
-            let (layer, part) = rest.split_once('.')?;
-            let (module, kind) = part.rsplit_once('.')?;
-            let short = match module {
-                "input_layernorm" => "attn_norm",
-                "self_attn.q_proj" => "attn_q",
-                "self_attn.k_proj" => "attn_k",
-                "self_attn.v_proj" => "attn_v",
-                "self_attn.o_proj" => "attn_output",
-                "post_attention_layernorm" => "ffn_norm",
-                "mlp.gate_proj" => "ffn_gate",
-                "mlp.up_proj" => "ffn_up",
-                "mlp.down_proj" => "ffn_down",
-                _ => return None,
-            };
-            format!("blk.{layer}.{short}.{kind}")
-        }
-    })
+    if let Some((_, g)) = TOP_NAMES.iter().find(|(c, _)| *c == name) {
+        return Some((*g).to_string());
+    }
+    let rest = name.strip_prefix("model.layers.")?;
+    let (layer, part) = rest.split_once('.')?;
+    let (module, kind) = part.rsplit_once('.')?;
+    let (_, short) = BLOCK_NAMES.iter().find(|(c, _)| *c == module)?;
+    Some(format!("blk.{layer}.{short}.{kind}"))
+}
+
+/// The canonical name of GGUF tensor `name`, when it is one of a Llama-family decoder's
+/// (a layer number spelt in its one plain decimal form).
+pub(crate) fn canonical_name(name: &str) -> Option<String> {
+    if let Some((c, _)) = TOP_NAMES.iter().find(|(_, g)| *g == name) {
+        return Some((*c).to_string());
+    }
+    let rest = name.strip_prefix("blk.")?;
+    let (layer, part) = rest.split_once('.')?;
+    let plain = layer.parse::<usize>().ok()?.to_string() == layer;
+    let (short, kind) = part.rsplit_once('.')?;
+    let (module, _) = BLOCK_NAMES.iter().find(|(_, g)| *g == short)?;
+    (plain && matches!(kind, "weight" | "bias"))
+        .then(|| format!("model.layers.{layer}.{module}.{kind}"))
+}
+
+/// Checks that `file` holds exactly the tensors of `config`, in their shapes (before
+/// anything of the sizes its metadata declares is allocated).
+///
+/// # Errors
+///
+/// What [`check_tensors`] returns, naming the file's own tensor names and the layer
+/// count's key.
+pub(crate) fn check_gguf_tensors(file: &GgufFile, config: &LlamaConfig) -> Result<()> {
+    let arch = architecture(file)?;
+    let entries: Vec<Entry> = file
+        .tensors()
+        .iter()
+        .map(|t| Entry {
+            name: t.name.clone(),
+            canonical: canonical_name(&t.name),
+            shape: t.shape(),
+        })
+        .collect();
+    let naming = Naming {
+        path: file.path(),
+        config: file.path(),
+        layers_key: &format!("{arch}.block_count"),
+        own_name: &|c| gguf_name(c).unwrap_or_else(|| c.to_string()),
+        ignorable: &|_| false,
+    };
+    check_tensors(config, &entries, &naming)
 }
 
 impl WeightSource for GgufWeights<'_> {
@@ -183,14 +239,7 @@ impl WeightSource for GgufWeights<'_> {
             return Ok(None);
         };
         let found = info.shape();
-        // A vector may be stored with trailing unit dimensions.
-        let same = found == shape
-            || found
-                .iter()
-                .copied()
-                .filter(|&d| d != 1)
-                .eq(shape.iter().copied());
-        if !same {
+        if !same_shape(&found, shape) {
             return Err(ModelError::tensor(
                 self.file.path(),
                 &gname,
@@ -226,13 +275,20 @@ impl WeightSource for GgufWeights<'_> {
 }
 
 /// Whether `path` starts with the GGUF magic number.
-pub(crate) fn is_gguf(path: &Path) -> bool {
+///
+/// # Errors
+///
+/// [`ModelError::Io`] when the file cannot be opened or read (a file shorter than the
+/// magic number is not an error: it is not GGUF).
+pub(crate) fn is_gguf(path: &Path) -> Result<bool> {
     use std::io::Read;
+    let mut file = std::fs::File::open(path).map_err(|e| ModelError::io(path, e))?;
     let mut magic = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok()
-        && &magic == b"GGUF"
+    match file.read_exact(&mut magic) {
+        Ok(()) => Ok(&magic == b"GGUF"),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(false),
+        Err(e) => Err(ModelError::io(path, e)),
+    }
 }
 
 #[cfg(test)]
@@ -255,5 +311,27 @@ mod tests {
         );
         assert_eq!(gguf_name("lm_head.weight").unwrap(), "output.weight");
         assert_eq!(gguf_name("model.layers.3.mystery.weight"), None);
+    }
+
+    #[test]
+    fn names_map_back_from_gguf() {
+        for canonical in [
+            "model.embed_tokens.weight",
+            "lm_head.weight",
+            "model.layers.12.self_attn.k_proj.weight",
+            "model.layers.0.self_attn.q_proj.bias",
+            "model.layers.3.mlp.down_proj.weight",
+        ] {
+            let g = gguf_name(canonical).unwrap();
+            assert_eq!(canonical_name(&g).as_deref(), Some(canonical), "{g}");
+        }
+        for odd in [
+            "blk.01.attn_q.weight",
+            "blk.+1.attn_q.weight",
+            "blk.1.attn_q.scale",
+            "rope_freqs.weight",
+        ] {
+            assert_eq!(canonical_name(odd), None, "{odd}");
+        }
     }
 }

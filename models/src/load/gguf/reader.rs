@@ -83,7 +83,16 @@ impl GgufFile {
             tensors.push(info);
         }
         let alignment = alignment(path, &metadata)?;
-        let data_start = h.pos.div_ceil(alignment) * alignment;
+        let data_start = h.pos.checked_next_multiple_of(alignment).ok_or_else(|| {
+            ModelError::key(
+                path,
+                "general.alignment",
+                format!("{alignment} is too large"),
+            )
+        })?;
+        for info in &tensors {
+            check_range(path, info, data_start, alignment, file_len)?;
+        }
         Ok(Self {
             path: path.to_path_buf(),
             version,
@@ -163,7 +172,7 @@ impl GgufFile {
                 ))
             }
         };
-        let start = self.data_start + info.offset;
+        let start = self.data_start.saturating_add(info.offset);
         let end = start.saturating_add(size);
         if end > self.file_len {
             return Err(ModelError::Truncated {
@@ -184,6 +193,49 @@ impl GgufFile {
     }
 }
 
+/// Checks that the data of tensor `info`, when its type is one bip reads, lies within the
+/// file (`file_len` bytes, data from `data_start`) at an offset that is a multiple of the
+/// alignment: an offset that wraps around or points past the end is refused when the file
+/// is opened, not read as another tensor's bytes.
+fn check_range(
+    path: &Path,
+    info: &GgufTensorInfo,
+    data_start: u64,
+    alignment: u64,
+    file_len: u64,
+) -> Result<()> {
+    let bad = |problem: String| Err(ModelError::tensor(path, &info.name, problem));
+    if !info.offset.is_multiple_of(alignment) {
+        return bad(format!(
+            "data offset {} is not a multiple of the alignment {alignment}",
+            info.offset
+        ));
+    }
+    let size = usize::try_from(info.num_elements())
+        .ok()
+        .and_then(|n| info.ty.byte_size(n));
+    let Some(size) = size else {
+        // An unreadable type or a partial block: refused if the tensor is ever read.
+        return Ok(());
+    };
+    match data_start
+        .checked_add(info.offset)
+        .and_then(|start| start.checked_add(size as u64))
+    {
+        Some(end) if end <= file_len => Ok(()),
+        Some(end) => Err(ModelError::Truncated {
+            path: path.to_path_buf(),
+            what: format!("tensor `{}`", info.name),
+            needed: end,
+            len: file_len,
+        }),
+        None => bad(format!(
+            "data offset {} ({size} bytes) lies beyond any file",
+            info.offset
+        )),
+    }
+}
+
 /// The data section's alignment: `general.alignment`, a power of two, or 32.
 fn alignment(path: &Path, metadata: &BTreeMap<String, GgufValue>) -> Result<u64> {
     match metadata.get("general.alignment") {
@@ -196,6 +248,18 @@ fn alignment(path: &Path, metadata: &BTreeMap<String, GgufValue>) -> Result<u64>
                 format!("{v:?} is not a power of two"),
             )),
         },
+    }
+}
+
+/// The fewest bytes a metadata value of type `ty` takes (an empty string or array still
+/// has its length; an unknown type at least one byte, refused when read).
+fn min_encoded_size(ty: u32) -> u64 {
+    match ty {
+        2 | 3 => 2,
+        4..=6 => 4,
+        8 | 10..=12 => 8,
+        9 => 12,
+        _ => 1,
     }
 }
 
@@ -349,9 +413,10 @@ impl Header<'_> {
                 }
                 let item_ty = self.u32(&what)?;
                 let n = self.u64(&what)?;
-                // Every element takes at least one byte: a count beyond the bytes left is
-                // a corrupt file, refused before anything is allocated for it.
-                if n > self.len - self.pos {
+                // Every element takes at least its type's smallest encoding: a count
+                // beyond what the bytes left can hold is a corrupt file, refused before
+                // anything is allocated for it.
+                if n.saturating_mul(min_encoded_size(item_ty)) > self.len - self.pos {
                     return Err(ModelError::Truncated {
                         path: self.path.to_path_buf(),
                         what: format!("{what} ({n} elements)"),

@@ -43,9 +43,9 @@ mod reader;
 use crate::import::{ImportError, Part};
 
 use super::apartment::Apartment;
-use super::notes::Note;
 use super::steps::Step;
 use super::text::sentences;
+use crate::import::notes::Note;
 
 pub(super) use reader::SUBJECTS;
 

@@ -5,7 +5,6 @@ use crate::import::{ImportError, Part};
 
 use super::super::apartment::Apartment;
 use super::super::lexicon::{noun_at, FurnitureDef, Noun};
-use super::super::notes::Notes;
 use super::super::numbers::{count_word, ordinal_word};
 use super::super::phrase::{noun_phrase, phrase_list, Parse};
 use super::super::steps::{Op, Step, Steps, Target};
@@ -13,6 +12,7 @@ use super::super::text::{span_text, Sentence, Token};
 use super::super::verbs::{
     destination_at, intent_at, is_location_preposition, verb, verb_at, Verb,
 };
+use crate::import::notes::Notes;
 
 /// Words that are grammatical subjects, never places.
 pub(in super::super) const SUBJECTS: &[&str] = &["he", "she", "they", "him", "her"];

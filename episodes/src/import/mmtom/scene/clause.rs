@@ -8,13 +8,13 @@ use crate::import::{ImportError, Part};
 
 use super::super::apartment::Apartment;
 use super::super::lexicon::{FurnitureDef, Noun, ObjectDef};
-use super::super::notes::Notes;
 use super::super::phrase::{Det, Head, NounPhrase, PhraseList, Quantifier};
 use super::super::resolve::{self, Context, Reading, Unresolved};
 use super::super::text::{span_text, Sentence};
 use super::chunk::{Chunk, Things, EXCEPTIONS};
 use super::spread::spreads;
 use super::{Branch, Shared, MAX_COUNT, MAX_READINGS};
+use crate::import::notes::Notes;
 
 /// Prepositions that put things in or on the place after them.
 pub(in super::super) const PLACE_PREPOSITIONS: &[&str] = &[

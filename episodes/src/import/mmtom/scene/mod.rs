@@ -42,8 +42,8 @@ use crate::import::{ImportError, Part};
 
 use super::apartment::Apartment;
 use super::lexicon::{FurnitureDef, ObjectDef};
-use super::notes::{Note, Notes};
 use super::text::{sentences, span_text, Sentence};
+use crate::import::notes::{Note, Notes};
 
 pub(super) use chunk::{CLAUSE_WORDS, NEGATIONS};
 pub(super) use clause::{PLACE_PREPOSITIONS, RELATIVE_WORDS};

@@ -1,7 +1,8 @@
-//! What the reader assumed where the text left it a choice: which of two coffee tables,
-//! how many "several apples" are, which verb a place named in a list inherits. Every
+//! What a text reader assumed where the text left it a choice: which of two coffee
+//! tables, how many "several apples" are, which verb a place named in a list inherits, a
+//! sentence of a story taken to say nothing about where anyone or anything is. Every
 //! assumption is written down, so that a user can see how a question was read
-//! (`bip import mmtom --report`).
+//! (`bip import mmtom|hitom --report`).
 
 use serde::Serialize;
 

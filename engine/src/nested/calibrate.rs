@@ -1,0 +1,112 @@
+//! Fitting the trust to stories with known answers: the τ that maximises the mean log
+//! probability of the correct options.
+
+use bip_episodes::{Expected, Story};
+
+use crate::calibrate::{CalibrationFile, CALIBRATION_FORMAT};
+use crate::error::EngineError;
+
+use super::batch::infer_stories;
+use super::trust::{Trust, TRUST_RANGE};
+
+/// Mean log probability (normalised over the options) of the correct options of every
+/// answerable question in `stories` under trust `trust`, and how many there are.
+///
+/// # Errors
+/// [`EngineError::InvalidParameter`] for a trust outside [0, 1] or when no question has
+/// an expected option.
+pub fn trust_log_likelihood(stories: &[Story], trust: f64) -> Result<(f64, usize), EngineError> {
+    let trust = Trust::new(trust)?;
+    let (mut total, mut n) = (0.0, 0usize);
+    for (story, inference) in stories.iter().zip(infer_stories(stories, trust)) {
+        for (question, answer) in story.questions().iter().zip(&inference.answers) {
+            if let Some(Expected::Option(i)) = question.expected {
+                let p = answer.posterior.get(i).copied().unwrap_or(0.0);
+                total += p.max(1e-12).ln();
+                n += 1;
+            }
+        }
+    }
+    if n == 0 {
+        return Err(EngineError::InvalidParameter {
+            name: "questions with an expected option",
+            value: 0.0,
+            reason: "calibration needs at least one",
+        });
+    }
+    Ok((total / n as f64, n))
+}
+
+/// Fits τ by golden-section search over [`TRUST_RANGE`] (the log-likelihood is a sum of
+/// terms in log τ and log(1 − τ), single-peaked), to within 0.001.
+///
+/// # Errors
+/// As [`trust_log_likelihood`].
+pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, EngineError> {
+    let score = |t: f64| trust_log_likelihood(stories, t).map(|(ll, _)| ll);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut low, mut high) = TRUST_RANGE;
+    let mut x1 = high - ratio * (high - low);
+    let mut x2 = low + ratio * (high - low);
+    let (mut f1, mut f2) = (score(x1)?, score(x2)?);
+    while high - low > 0.001 {
+        if f1 < f2 {
+            (low, x1, f1) = (x1, x2, f2);
+            x2 = low + ratio * (high - low);
+            f2 = score(x2)?;
+        } else {
+            (high, x2, f2) = (x2, x1, f1);
+            x1 = high - ratio * (high - low);
+            f1 = score(x1)?;
+        }
+    }
+    let trust = (low + high) / 2.0;
+    let (mean_log_likelihood, questions) = trust_log_likelihood(stories, trust)?;
+    Ok(CalibrationFile {
+        format: CALIBRATION_FORMAT.to_string(),
+        policy: "nested".to_string(),
+        beta: None,
+        trust: Some(trust),
+        mean_log_likelihood,
+        questions,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nested::generate::{generate_stories, NestedOptions};
+    use crate::nested::DEFAULT_TRUST;
+
+    #[test]
+    fn the_fit_finds_the_simulated_trust_and_saves_it() {
+        let options = NestedOptions {
+            trust: 0.7,
+            seed: 4,
+            ..NestedOptions::default()
+        };
+        let stories = generate_stories(&options, 600).expect("generate");
+        let fit = fit_trust(&stories).expect("fit");
+        let trust = fit.trust.expect("a nested calibration has a trust");
+        assert!((trust - 0.7).abs() < 0.06, "{trust}");
+        for other in [0.5, 0.9, 0.99] {
+            let (ll, _) = trust_log_likelihood(&stories, other).expect("score");
+            assert!(fit.mean_log_likelihood >= ll - 1e-6, "{other}");
+        }
+        let text = serde_json::to_string(&fit).expect("serialise");
+        assert_eq!(CalibrationFile::from_json(&text).expect("reads"), fit);
+        let no_trust = text.replace("\"trust\"", "\"mistrust\"");
+        assert!(CalibrationFile::from_json(&no_trust).is_err());
+    }
+
+    #[test]
+    fn the_default_trust_is_the_fit_the_readme_reports() {
+        let options = NestedOptions {
+            seed: 1,
+            ..NestedOptions::default()
+        };
+        let stories = generate_stories(&options, 2000).expect("generate");
+        let trust = fit_trust(&stories).expect("fit").trust.expect("trust");
+        assert!((trust - DEFAULT_TRUST).abs() < 0.005, "{trust}");
+    }
+}

@@ -1,0 +1,222 @@
+//! Scoring stories' answers: accuracy overall and by the question's order, the story's
+//! length, whether anyone tells anyone anything (deception), and any other tag, each
+//! with an episode-cluster bootstrap interval; predictions and reports per question.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use bip_episodes::Story;
+
+use crate::evaluation::{cluster_bootstrap, Evaluation, Outcome};
+use crate::report::{fnv1a, Asked, EpisodeReport, Prediction};
+
+use super::batch::{infer_stories, StoryInference};
+use super::trust::Trust;
+
+/// Accuracy of one group of questions, with its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct GroupAccuracy {
+    /// Questions.
+    pub n: usize,
+    /// Answered as expected.
+    pub correct: usize,
+    /// `correct / n`.
+    pub accuracy: f64,
+    /// 95% percentile interval, resampling whole stories within the group.
+    pub ci95: [f64; 2],
+}
+
+/// The report of `bip eval` on stories.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StoryEvaluation {
+    /// Accuracy overall (and by question label), as for single-agent episodes.
+    #[serde(flatten)]
+    pub overall: Evaluation,
+    /// Facet → value → accuracy. Facets: `order` (of the question's claims: 0 for where
+    /// an object really is), `deception` (`yes` when the story has claims), and every tag
+    /// of the stories (`length`, `prompting`, ...).
+    pub by: BTreeMap<String, BTreeMap<String, GroupAccuracy>>,
+    /// The trust the answers were inferred with.
+    pub trust: f64,
+}
+
+/// What [`evaluate_stories`] found.
+#[derive(Debug, Clone, Serialize)]
+pub struct StoryRun {
+    /// The report.
+    pub evaluation: StoryEvaluation,
+    /// One per question, in input order (the lines of `bip eval --predictions`).
+    pub predictions: Vec<Prediction>,
+    /// The questions with an expected answer, scored, in input order.
+    #[serde(skip)]
+    pub outcomes: Vec<Outcome>,
+}
+
+/// The facets of every question of `story`: order, deception, and the story's tags.
+fn facets(story: &Story) -> Vec<BTreeMap<String, String>> {
+    let mut common: BTreeMap<String, String> = story.tags().clone();
+    let deception = if story.has_claims() { "yes" } else { "no" };
+    common.insert("deception".into(), deception.into());
+    story
+        .questions()
+        .iter()
+        .map(|q| {
+            let mut f = common.clone();
+            f.insert("order".into(), q.order().to_string());
+            f
+        })
+        .collect()
+}
+
+/// Answers every question of `stories` (in parallel; the results do not depend on it)
+/// and scores those with an expected answer; the bootstrap draws from `seed`.
+pub fn evaluate_stories(stories: &[Story], trust: Trust, seed: u64) -> StoryRun {
+    let inferences = infer_stories(stories, trust);
+    let (mut outcomes, mut groups, mut predictions) = (Vec::new(), Vec::new(), Vec::new());
+    for (story, inference) in stories.iter().zip(&inferences) {
+        let facets = facets(story);
+        for ((q, answer), f) in story.questions().iter().zip(&inference.answers).zip(facets) {
+            if let Some(expected) = q.expected {
+                outcomes.push(Outcome {
+                    episode: story.id().to_string(),
+                    label: q.label.clone(),
+                    expected,
+                    answer: answer.clone(),
+                });
+                groups.push(f);
+            }
+        }
+        predictions.extend(story_predictions(story, inference));
+    }
+    let mut by: BTreeMap<String, BTreeMap<String, Vec<Outcome>>> = BTreeMap::new();
+    for (o, f) in outcomes.iter().zip(&groups) {
+        for (facet, value) in f {
+            let group = by.entry(facet.clone()).or_default();
+            group.entry(value.clone()).or_default().push(o.clone());
+        }
+    }
+    let by = by
+        .into_iter()
+        .map(|(facet, values)| {
+            let values = values
+                .into_iter()
+                .map(|(v, group)| (v, group_accuracy(&group, seed)))
+                .collect();
+            (facet, values)
+        })
+        .collect();
+    StoryRun {
+        evaluation: StoryEvaluation {
+            overall: Evaluation::new(&outcomes, 0.0, seed),
+            by,
+            trust: trust.value(),
+        },
+        predictions,
+        outcomes,
+    }
+}
+
+fn group_accuracy(outcomes: &[Outcome], seed: u64) -> GroupAccuracy {
+    let correct = outcomes.iter().filter(|o| o.correct(0.0)).count();
+    GroupAccuracy {
+        n: outcomes.len(),
+        correct,
+        accuracy: if outcomes.is_empty() {
+            0.0
+        } else {
+            correct as f64 / outcomes.len() as f64
+        },
+        ci95: cluster_bootstrap(outcomes, 0.0, seed),
+    }
+}
+
+fn asked(q: &bip_episodes::StoryQuestion) -> Asked<'_> {
+    Asked {
+        id: &q.id,
+        label: q.label.as_ref(),
+        at: q.at,
+        expected: q.expected,
+    }
+}
+
+/// The predictions of every question of a story, in question order; the hash is of the
+/// story's world, agents, the events before the question and the question.
+pub fn story_predictions(story: &Story, inference: &StoryInference) -> Vec<Prediction> {
+    let file = story.to_file();
+    story
+        .questions()
+        .iter()
+        .zip(&file.questions)
+        .zip(&inference.answers)
+        .map(|((q, question_file), answer)| {
+            let content = serde_json::json!({
+                "world": file.world,
+                "agents": file.agents,
+                "events": file.events[..q.at],
+                "question": question_file,
+            });
+            let report = asked(q).report(answer, 0.0);
+            Prediction {
+                episode: story.id().to_string(),
+                question: q.id.clone(),
+                hash: format!("{:016x}", fnv1a(content.to_string().as_bytes())),
+                label: q.label.clone(),
+                posterior: report.posterior,
+                answer: report.answer,
+                expected: report.expected,
+            }
+        })
+        .collect()
+}
+
+/// The report of one story's answers, as `bip infer` prints it (policy "nested").
+pub fn story_report(
+    story: &Story,
+    inference: &StoryInference,
+    source: Option<String>,
+    abstain_below: f64,
+) -> EpisodeReport {
+    EpisodeReport {
+        id: story.id().to_string(),
+        source,
+        policy: "nested".to_string(),
+        questions: story
+            .questions()
+            .iter()
+            .zip(&inference.answers)
+            .map(|(q, a)| asked(q).report(a, abstain_below))
+            .collect(),
+        trace: Vec::new(),
+        readings: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nested::generate::{generate_stories, NestedOptions};
+
+    #[test]
+    fn stories_are_scored_by_order_deception_and_length() {
+        let stories = generate_stories(&NestedOptions::default(), 20).expect("generate");
+        let run = evaluate_stories(&stories, Trust::default(), 0);
+        let e = &run.evaluation;
+        assert_eq!(e.overall.n, 100);
+        assert_eq!(run.predictions.len(), 100);
+        let orders: Vec<&String> = e.by["order"].keys().collect();
+        assert_eq!(orders, ["0", "1", "2", "3", "4"]);
+        assert!(e.by["order"].values().all(|a| a.n == 20));
+        assert_eq!(e.by["deception"].values().map(|a| a.n).sum::<usize>(), 100);
+        assert!(e.by.contains_key("length"));
+        for a in e.by.values().flat_map(|v| v.values()) {
+            assert!(a.ci95[0] <= a.accuracy && a.accuracy <= a.ci95[1]);
+        }
+        assert_eq!(
+            evaluate_stories(&stories, Trust::default(), 0).evaluation,
+            *e
+        );
+        let json = serde_json::to_value(e).expect("serialise");
+        assert!(json["by"]["order"]["4"]["ci95"].is_array() && json["accuracy"].is_number());
+    }
+}

@@ -1,0 +1,95 @@
+//! The limits on what an input may make bip read, allocate and compute: global flags,
+//! each with a documented default.
+
+use anyhow::bail;
+use clap::Args;
+
+use bip::engine::{BatchOptions, HypothesisConfig, Pruning, DEFAULT_MAX_HYPOTHESES};
+use bip::episodes::limits::{set_max_places, DEFAULT_MAX_PLACES};
+use bip::io::set_max_input_bytes;
+
+/// Limits of every command (global flags).
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// Read at most this much of one input file: bytes, or with a suffix K, M or G
+    /// (powers of 1024).
+    #[arg(long, global = true, value_name = "SIZE", default_value = "256M")]
+    max_input_size: String,
+    /// Refuse episodes with more places (rooms and furniture) than this: inference time
+    /// grows with their cube.
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_PLACES)]
+    max_places: usize,
+    /// Refuse inference over more hypotheses (goals or object classes × starting
+    /// beliefs) than this.
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_HYPOTHESES)]
+    max_hypotheses: usize,
+}
+
+/// The limits, applied: those of the readers are set for the process, the rest kept
+/// for the commands that pass them on.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    max_hypotheses: usize,
+}
+
+impl LimitArgs {
+    /// Checks the flags and sets the readers' limits.
+    pub fn apply(&self) -> anyhow::Result<Limits> {
+        set_max_input_bytes(size(&self.max_input_size)?);
+        if self.max_places == 0 || self.max_hypotheses == 0 {
+            bail!("--max-places and --max-hypotheses must be at least 1");
+        }
+        set_max_places(self.max_places);
+        Ok(Limits {
+            max_hypotheses: self.max_hypotheses,
+        })
+    }
+}
+
+impl Limits {
+    /// Batch options within the limits, with `pruning`.
+    pub fn batch(&self, pruning: Option<Pruning>) -> BatchOptions {
+        BatchOptions {
+            hypotheses: HypothesisConfig {
+                max_hypotheses: self.max_hypotheses,
+                ..HypothesisConfig::default()
+            },
+            pruning,
+            ..BatchOptions::default()
+        }
+    }
+}
+
+/// `256M`, `1G`, `4096`: a size in bytes.
+fn size(text: &str) -> anyhow::Result<u64> {
+    let text = text.trim();
+    let (digits, shift) = match text.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&text[..i], 10),
+        Some((i, 'M' | 'm')) => (&text[..i], 20),
+        Some((i, 'G' | 'g')) => (&text[..i], 30),
+        _ => (text, 0),
+    };
+    let value: Option<u64> = digits.parse().ok();
+    match value.and_then(|v| v.checked_mul(1 << shift)) {
+        Some(bytes) if bytes > 0 => Ok(bytes),
+        _ => bail!(
+            "--max-input-size: \"{}\" is not a size (bytes ≥ 1, or with K, M or G)",
+            bip::episodes::limits::quoted(text)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_with_suffixes_and_refuse_the_rest() {
+        assert_eq!(size("4096").ok(), Some(4096));
+        assert_eq!(size("256M").ok(), Some(256 << 20));
+        assert_eq!(size("2g").ok(), Some(2 << 30));
+        for bad in ["", "0", "-1", "1.5G", "M", "99999999999999999999G", "12T"] {
+            assert!(size(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! Stories (multi-agent episodes) in `bip infer`, `bip eval` and `bip calibrate`: the
+//! trust flag, reading the inputs, and running nested-belief inference.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use clap::Args;
+
+use bip::engine::calibrate::CalibrationFile;
+use bip::engine::nested::{evaluate_stories, infer_story, story_report, Trust};
+use bip::engine::report::{EpisodeReport, Report};
+use bip::episodes::import::hitom::read_jsonl;
+use bip::episodes::{AnyEpisode, Episode, Story};
+use bip::io::{read_any_episodes, read_input, to_jsonl};
+
+/// The trust of nested-belief inference.
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// Stories: how much agents take what they are told, τ in [0, 1] (default: the
+    /// fitted value, 0.82; or the trust of a `--calibration` file written by `bip
+    /// calibrate` on stories).
+    #[arg(long)]
+    trust: Option<f64>,
+}
+
+impl TrustArgs {
+    /// The trust from --trust, a nested `calibration` file, or the default.
+    pub fn trust(&self, calibration: Option<&Path>) -> anyhow::Result<Trust> {
+        let value = match (self.trust, calibration) {
+            (Some(_), Some(_)) => bail!("give --trust or --calibration, not both"),
+            (Some(t), None) => t,
+            (None, Some(path)) => {
+                let text = read_input(path)?;
+                let file = CalibrationFile::from_json(&text)
+                    .with_context(|| format!("{}", path.display()))?;
+                match (file.policy.as_str(), file.trust) {
+                    ("nested", Some(t)) => t,
+                    _ => bail!(
+                        "{}: calibrated for policy \"{}\", not for stories (nested)",
+                        path.display(),
+                        file.policy
+                    ),
+                }
+            }
+            (None, None) => return Ok(Trust::default()),
+        };
+        Trust::new(value).context("invalid --trust")
+    }
+}
+
+/// The documents of `files`, split by kind: single-agent episodes and stories.
+pub fn read_documents(files: &[PathBuf]) -> anyhow::Result<(Vec<Episode>, Vec<Story>)> {
+    let (mut episodes, mut stories) = (Vec::new(), Vec::new());
+    for path in files {
+        for document in read_any_episodes(path)? {
+            match document {
+                AnyEpisode::Single(e) => episodes.push(e),
+                AnyEpisode::Story(s) => stories.push(s),
+            }
+        }
+    }
+    if !episodes.is_empty() && !stories.is_empty() {
+        bail!("the files mix single-agent episodes and stories; give them separately");
+    }
+    Ok((episodes, stories))
+}
+
+/// The stories of Hi-ToM files, and how many records could not be read (each named on
+/// standard error with the reason).
+pub fn read_hitom(files: &[PathBuf]) -> anyhow::Result<(Vec<Story>, usize)> {
+    let mut stories = Vec::new();
+    let mut unreadable = 0;
+    for path in files {
+        let text = read_input(path)?;
+        for (line, record) in read_jsonl(&text) {
+            match record {
+                Ok(record) => stories.push(record.story),
+                Err(e) => {
+                    unreadable += 1;
+                    let e = anyhow::Error::new(e);
+                    eprintln!("bip: {}:{line}: unreadable: {e:#}", path.display());
+                }
+            }
+        }
+    }
+    Ok((stories, unreadable))
+}
+
+/// `bip eval` on stories: the report (JSON or a table) and the predictions (JSON Lines).
+pub fn eval(
+    stories: &[Story],
+    unreadable: Option<usize>,
+    trust: Trust,
+    json: bool,
+) -> anyhow::Result<(String, String)> {
+    let mut run = evaluate_stories(stories, trust, 0);
+    run.evaluation.overall.unreadable = unreadable;
+    let predictions = to_jsonl(&run.predictions)?;
+    let report = if json {
+        serde_json::to_string_pretty(&run.evaluation)? + "\n"
+    } else {
+        super::render_nested::evaluation(&run.evaluation)
+    };
+    Ok((report, predictions))
+}
+
+/// The reports of `bip infer` on stories read from `files`.
+pub fn infer_reports(stories: &[(Story, String)], trust: Trust, abstain_below: f64) -> Report {
+    let reports: Vec<EpisodeReport> = stories
+        .iter()
+        .map(|(story, source)| {
+            let inference = infer_story(story, trust);
+            story_report(story, &inference, Some(source.clone()), abstain_below)
+        })
+        .collect();
+    Report::new(reports)
+}
