@@ -295,8 +295,8 @@ pub enum PolicyError {
     /// says how to fetch it).
     #[error(transparent)]
     NotFound(ModelError),
-    /// A model could not be loaded.
-    #[error("loading model {path}")]
+    /// A model could not be loaded (its error names the file).
+    #[error("loading the model")]
     Model {
         /// The model as given (a path or an alias).
         path: String,
@@ -304,8 +304,8 @@ pub enum PolicyError {
         #[source]
         source: ModelError,
     },
-    /// A LoRA adapter could not be read.
-    #[error("reading LoRA adapter {path}")]
+    /// A LoRA adapter could not be read (its error names the folder).
+    #[error("reading the LoRA adapter")]
     Adapter {
         /// The adapter folder.
         path: PathBuf,
