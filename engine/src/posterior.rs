@@ -63,6 +63,53 @@ impl<'a> Posterior<'a> {
             .collect()
     }
 
+    /// What the agent thinks of where its goal is: for each candidate goal, in the order
+    /// of [`goals`](Self::goals), and each place of the world (in id order), P(the agent
+    /// thinks an object of the goal's class is inside the place | it wants that class) —
+    /// the claim of a belief question under the condition such questions usually carry
+    /// ("if Mark has been trying to get a plate, does he think there is one in the
+    /// cabinet?"), as [`conditional`](Self::conditional) gives it. `None` for a goal with
+    /// no posterior mass.
+    ///
+    /// # Complexity
+    /// One pass over the hypotheses per place: O(hypotheses × places).
+    pub fn beliefs_given_goals(&self) -> Vec<(ClassId, Option<Vec<f64>>)> {
+        let mut goals: Vec<(ClassId, Vec<usize>)> = Vec::new();
+        for (i, h) in self.hypotheses.iter().enumerate() {
+            match goals.iter_mut().find(|(g, _)| *g == h.goal) {
+                Some((_, members)) => members.push(i),
+                None => goals.push((h.goal, vec![i])),
+            }
+        }
+        goals
+            .into_iter()
+            .map(|(goal, members)| {
+                let weights: Vec<f64> = members.iter().map(|&i| self.log_weights[i]).collect();
+                let log_goal = log_sum_exp(&weights);
+                if log_goal == f64::NEG_INFINITY {
+                    return (goal, None);
+                }
+                let row = self
+                    .world
+                    .furniture_ids()
+                    .map(|place| {
+                        let thinks: Vec<f64> = members
+                            .iter()
+                            .map(|&i| {
+                                let h = self.hypotheses[i];
+                                let belief = &self.beliefs[goal.index()][h.belief];
+                                self.log_weights[i]
+                                    + log_indicator(belief.satisfies(&[(place, true)]))
+                            })
+                            .collect();
+                        (log_sum_exp(&thinks) - log_goal).exp().min(1.0)
+                    })
+                    .collect();
+                (goal, Some(row))
+            })
+            .collect()
+    }
+
     /// The `count` most probable joint hypotheses, most probable first (ties keep their
     /// enumeration order).
     pub fn top(&self, count: usize) -> Vec<RankedHypothesis> {
@@ -167,6 +214,11 @@ impl<'a> Posterior<'a> {
                 log_sum_exp(&terms)
             })
             .sum()
+    }
+
+    /// How many joint hypotheses the posterior is over.
+    pub fn hypothesis_count(&self) -> usize {
+        self.hypotheses.len()
     }
 
     /// The world the posterior is about.

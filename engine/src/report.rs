@@ -11,6 +11,7 @@ use crate::answer::Answer;
 use crate::batch::{EpisodeInference, TraceStep};
 use crate::cost::QuestionCost;
 use crate::hypothesis::InitialBelief;
+use crate::posterior::RankedHypothesis;
 
 /// The whole report: `{"episodes": [...], "summary": {...}}`.
 #[derive(Debug, Clone, Serialize)]
@@ -132,7 +133,7 @@ impl EpisodeReport {
                 .enumerate()
                 .map(|(i, (q, a))| QuestionReport {
                     cost: inference.costs.get(i).copied(),
-                    ..question_report(q, a, abstain_below)
+                    ..QuestionReport::new(q, a, abstain_below)
                 })
                 .collect(),
             trace: inference
@@ -167,18 +168,18 @@ impl Report {
     }
 }
 
-fn question_report(
-    question: &bip_episodes::Question,
-    answer: &Answer,
-    abstain_below: f64,
-) -> QuestionReport {
-    let asked = Asked {
-        id: &question.id,
-        label: question.label.as_ref(),
-        at: question.at,
-        expected: question.expected,
-    };
-    asked.report(answer, abstain_below)
+impl QuestionReport {
+    /// The report of `answer` to `question`, abstaining when its margin is below
+    /// `abstain_below` (0: only on exact ties); no cost.
+    pub fn new(question: &bip_episodes::Question, answer: &Answer, abstain_below: f64) -> Self {
+        let asked = Asked {
+            id: &question.id,
+            label: question.label.as_ref(),
+            at: question.at,
+            expected: question.expected,
+        };
+        asked.report(answer, abstain_below)
+    }
 }
 
 /// What a report needs of a question, whatever kind of episode it is about.
@@ -244,23 +245,30 @@ fn trace_report(world: &World, step: &TraceStep) -> TraceReport {
         top: step
             .top
             .iter()
-            .map(|h| HypothesisReport {
-                goal: world.class_name(h.goal).to_string(),
-                initially_thought: match &h.initial {
-                    InitialBelief::Uninformed => None,
-                    InitialBelief::ThinksAt(f) => Some(world.furniture(*f).name.clone()),
-                    InitialBelief::ThinksAmong(among) => Some(
-                        among
-                            .iter()
-                            .map(|f| world.furniture(*f).name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" or "),
-                    ),
-                },
-                now_thinks: h.now_thinks.map(|f| world.furniture(f).name.clone()),
-                probability: h.probability,
-            })
+            .map(|h| HypothesisReport::new(world, h))
             .collect(),
+    }
+}
+
+impl HypothesisReport {
+    /// A ranked hypothesis in `world`'s names.
+    pub fn new(world: &World, h: &RankedHypothesis) -> Self {
+        Self {
+            goal: world.class_name(h.goal).to_string(),
+            initially_thought: match &h.initial {
+                InitialBelief::Uninformed => None,
+                InitialBelief::ThinksAt(f) => Some(world.furniture(*f).name.clone()),
+                InitialBelief::ThinksAmong(among) => Some(
+                    among
+                        .iter()
+                        .map(|f| world.furniture(*f).name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                ),
+            },
+            now_thinks: h.now_thinks.map(|f| world.furniture(f).name.clone()),
+            probability: h.probability,
+        }
     }
 }
 
@@ -300,7 +308,7 @@ pub fn predictions(episode: &Episode, inference: &EpisodeInference) -> Vec<Predi
                 "actions": file.actions[..question.at],
                 "question": question_file,
             });
-            let report = question_report(question, answer, 0.0);
+            let report = QuestionReport::new(question, answer, 0.0);
             Prediction {
                 episode: episode.id().to_string(),
                 question: question.id.clone(),

@@ -56,16 +56,6 @@ impl ModelArgs {
     }
 }
 
-/// `v` as a flag's value is shown in errors: plainly when it reads well that way, in
-/// exponent form when it is huge or tiny (`1e308`, not 309 digits).
-pub fn number(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() || (1e-4..1e15).contains(&v.abs()) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
-    }
-}
-
 /// `--max-context N` as load options, refused outside 1..=[`MAX_CONTEXT_LIMIT`] (shared
 /// by every command that loads a model).
 pub fn max_context(n: usize) -> anyhow::Result<LoadOptions> {
@@ -169,7 +159,12 @@ impl BackendTask for OnModel<'_> {
 
 fn load<B: Backend>(args: &ModelArgs, device: &B::Device) -> anyhow::Result<LanguageModel<B>> {
     let options = args.load_options()?;
-    super::lm_load::load(&args.model, args.adapter.as_deref(), &options, device)
+    Ok(bip::policy::load_model(
+        &args.model,
+        args.adapter.as_deref(),
+        &options,
+        device,
+    )?)
 }
 
 fn chat_or_plain<B: Backend>(

@@ -11,7 +11,6 @@ mod infer;
 mod input;
 mod limits;
 mod lm;
-mod lm_load;
 mod nested;
 mod output;
 mod policy;

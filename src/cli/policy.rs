@@ -6,20 +6,12 @@ use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
 
 use bip::engine::calibrate::CalibrationFile;
-use bip::engine::check_beta;
-use bip::engine::{
-    HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate, Pruning,
-    TextScorer, TokenReduction, DEFAULT_BETA,
-};
+use bip::engine::{check_beta, Policy, PromptStyle, Pruning, TokenReduction, DEFAULT_BETA};
 use bip::episodes::limits::number;
+use bip::models::{Device, DEFAULT_MAX_CONTEXT};
+use bip::policy::{PolicyError, PolicyOptions};
 
-use bip::models::{Device, DEFAULT_MAX_CONTEXT, MAX_W2S_ALPHA};
-
-use super::{lm, lm_load};
-
-/// The largest weight `--planner-weight` and `--lm-weight` take: a log-likelihood scaled
-/// by more only overflows.
-const MAX_HYBRID_WEIGHT: f64 = 1000.0;
+use super::lm;
 
 /// Which model of the agent scores its actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -113,98 +105,65 @@ pub struct PolicyArgs {
 }
 
 impl PolicyArgs {
+    /// The library's options for the flags (β read from --calibration when given).
+    pub fn options(&self) -> anyhow::Result<PolicyOptions> {
+        Ok(PolicyOptions {
+            kind: match self.policy {
+                PolicyKind::Planner => bip::policy::PolicyKind::Planner,
+                PolicyKind::Lm => bip::policy::PolicyKind::Lm,
+                PolicyKind::W2s => bip::policy::PolicyKind::W2s,
+                PolicyKind::Hybrid => bip::policy::PolicyKind::Hybrid,
+            },
+            beta: self.beta()?,
+            model: self.model.clone(),
+            adapter: self.adapter.clone(),
+            large: self.large.clone(),
+            expert: self.expert.clone(),
+            expert_adapter: self.expert_adapter.clone(),
+            naive: self.naive.clone(),
+            alpha: self.alpha,
+            device: self.device,
+            reduction: match self.lm_score {
+                ReductionArg::Mean => TokenReduction::Mean,
+                ReductionArg::Sum => TokenReduction::Sum,
+            },
+            style: match self.prompt_style {
+                StyleArg::Bip => PromptStyle::Bip,
+                StyleArg::BipAlm => PromptStyle::BipAlm,
+            },
+            planner_weight: self.planner_weight,
+            lm_weight: self.lm_weight,
+            prune_to: self.prune_to,
+            max_context: self.max_context,
+        })
+    }
+
     /// Builds the policy the flags describe (loading language models as needed).
     pub fn build(&self) -> anyhow::Result<Box<dyn Policy>> {
-        self.check_lm_flags()?;
-        let beta = self.beta()?;
-        let planner = || -> anyhow::Result<Box<dyn Policy>> {
-            Ok(Box::new(
-                PlannerPolicy::new(beta).context("invalid --beta")?,
-            ))
-        };
-        match self.policy {
-            PolicyKind::Planner => planner(),
-            PolicyKind::Lm => Ok(Box::new(self.lm_policy(self.single_scorer()?))),
-            PolicyKind::W2s => Ok(Box::new(self.lm_policy(self.w2s_scorer()?))),
-            PolicyKind::Hybrid => {
-                let lm = Box::new(self.lm_policy(self.single_scorer()?));
-                Ok(Box::new(
-                    HybridPolicy::new(planner()?, lm, self.planner_weight, self.lm_weight)
-                        .context("invalid hybrid weights")?,
-                ))
+        // --max-context is checked as `bip lm` checks it, with the same message.
+        lm::max_context(self.max_context)?;
+        let options = self.options()?;
+        options.build().map_err(|e| match e {
+            PolicyError::Beta(source) => anyhow::Error::new(source).context("invalid --beta"),
+            PolicyError::OutOfRange {
+                option,
+                value,
+                range,
+            } => {
+                let flag = option.replace('_', "-");
+                anyhow!("--{flag}: {value} is not a number in {range}")
             }
-        }
+            PolicyError::MissingW2sModels => {
+                anyhow!("--policy w2s needs --large, --expert and --naive")
+            }
+            other => other.into(),
+        })
     }
 
     /// The hypothesis pruning the flags ask for: none for the planner, whose every
     /// hypothesis costs microseconds.
     pub fn pruning(&self) -> anyhow::Result<Option<Pruning>> {
-        if self.policy == PolicyKind::Planner || self.prune_to == 0 {
-            return Ok(None);
-        }
-        Ok(Some(Pruning {
-            per_option: self.prune_to,
-            proposal_beta: self.beta()?,
-        }))
-    }
-
-    /// Checks the language-model flags, naming the one at fault, before any model is
-    /// loaded: each finite and in its range.
-    fn check_lm_flags(&self) -> anyhow::Result<()> {
-        lm::max_context(self.max_context)?;
-        if !(self.alpha.is_finite() && self.alpha.abs() <= MAX_W2S_ALPHA) {
-            bail!(
-                "--alpha: {} is not a number in [-{MAX_W2S_ALPHA}, {MAX_W2S_ALPHA}]",
-                lm::number(self.alpha)
-            );
-        }
-        for (flag, weight) in [
-            ("--planner-weight", self.planner_weight),
-            ("--lm-weight", self.lm_weight),
-        ] {
-            if !(weight.is_finite() && (0.0..=MAX_HYBRID_WEIGHT).contains(&weight)) {
-                bail!(
-                    "{flag}: {} is not a number in [0, {MAX_HYBRID_WEIGHT}]",
-                    lm::number(weight)
-                );
-            }
-        }
-        Ok(())
-    }
-
-    fn lm_policy(&self, scorer: Box<dyn TextScorer>) -> LmPolicy {
-        let template = PromptTemplate {
-            style: match self.prompt_style {
-                StyleArg::Bip => PromptStyle::Bip,
-                StyleArg::BipAlm => PromptStyle::BipAlm,
-            },
-        };
-        let reduction = match self.lm_score {
-            ReductionArg::Mean => TokenReduction::Mean,
-            ReductionArg::Sum => TokenReduction::Sum,
-        };
-        LmPolicy::with_options(scorer, template, reduction)
-    }
-
-    fn single_scorer(&self) -> anyhow::Result<Box<dyn TextScorer>> {
-        let options = lm::max_context(self.max_context)?;
-        lm_load::scorer(self.device, &self.model, self.adapter.as_deref(), options)
-    }
-
-    fn w2s_scorer(&self) -> anyhow::Result<Box<dyn TextScorer>> {
-        let (Some(large), Some(expert), Some(naive)) = (&self.large, &self.expert, &self.naive)
-        else {
-            bail!("--policy w2s needs --large, --expert and --naive");
-        };
-        lm_load::w2s_scorer(
-            self.device,
-            large,
-            expert,
-            self.expert_adapter.as_deref(),
-            naive,
-            self.alpha,
-            lm::max_context(self.max_context)?,
-        )
+        Ok(self.options()?.pruning())
     }
 
     /// The calibration file given, if any.

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 
-use super::lm::number;
+use bip::episodes::limits::number;
 
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::lora::ADAPTER_WEIGHTS;

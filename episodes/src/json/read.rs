@@ -337,29 +337,52 @@ fn build_actions(
     let mut state = State::initial(world, agent.start);
     let mut actions = Vec::with_capacity(files.len());
     for (i, file) in files.iter().enumerate() {
-        let object = |name: &str, field: &str| {
-            world.object_by_name(name).ok_or_else(|| {
-                EpisodeError::unknown(format!("actions[{i}].{field}"), "object", name)
-            })
-        };
-        let action = match file {
-            ActionFile::WalkTo(name) => Action::WalkTo(walk_target(world, &state, name, i)?),
-            ActionFile::Open(name) => {
-                Action::Open(furniture(world, name, format!("actions[{i}].open"))?)
-            }
-            ActionFile::Close(name) => {
-                Action::Close(furniture(world, name, format!("actions[{i}].close"))?)
-            }
-            ActionFile::Grab(name) => Action::Grab(object(name, "grab")?),
-            ActionFile::Put { object: o, onto } => Action::Put {
-                object: object(o, "put.object")?,
-                onto: furniture(world, onto, format!("actions[{i}].put.onto"))?,
-            },
-        };
+        let action = resolve_action(world, &state, file, &format!("actions[{i}]"))?;
         apply(&mut state, world, &action, i)?;
         actions.push(action);
     }
     Ok(actions)
+}
+
+impl Action {
+    /// Resolves an action as the episode format writes it (`{"walk_to": "fridge"}`) in
+    /// `world`, at `state` (a walk to an object leads to where the object is then).
+    /// Whether the action can happen is not checked: sessions do that when it is pushed.
+    ///
+    /// # Errors
+    /// [`EpisodeError::UnknownId`] naming the field (`action.open`) for a name `world`
+    /// lacks; [`EpisodeError::Invalid`] for a walk to an object the agent holds.
+    pub fn from_file(
+        file: &ActionFile,
+        world: &World,
+        state: &State,
+    ) -> Result<Action, EpisodeError> {
+        resolve_action(world, state, file, "action")
+    }
+}
+
+/// The action `file`, at JSON path `field`.
+fn resolve_action(
+    world: &World,
+    state: &State,
+    file: &ActionFile,
+    field: &str,
+) -> Result<Action, EpisodeError> {
+    let object = |name: &str, part: &str| {
+        world
+            .object_by_name(name)
+            .ok_or_else(|| EpisodeError::unknown(format!("{field}.{part}"), "object", name))
+    };
+    Ok(match file {
+        ActionFile::WalkTo(name) => Action::WalkTo(walk_target(world, state, name, field)?),
+        ActionFile::Open(name) => Action::Open(furniture(world, name, format!("{field}.open"))?),
+        ActionFile::Close(name) => Action::Close(furniture(world, name, format!("{field}.close"))?),
+        ActionFile::Grab(name) => Action::Grab(object(name, "grab")?),
+        ActionFile::Put { object: o, onto } => Action::Put {
+            object: object(o, "put.object")?,
+            onto: furniture(world, onto, format!("{field}.put.onto"))?,
+        },
+    })
 }
 
 /// Where `walk_to NAME` leads: a room, a piece of furniture, or the furniture an object
@@ -368,9 +391,9 @@ fn walk_target(
     world: &World,
     state: &State,
     name: &str,
-    index: usize,
+    field: &str,
 ) -> Result<Place, EpisodeError> {
-    let field = || format!("actions[{index}].walk_to");
+    let field = || format!("{field}.walk_to");
     if let Some(place) = world.place_by_name(name) {
         return Ok(place);
     }
@@ -430,29 +453,57 @@ fn build_questions(
                 other,
             });
         }
-        let at = q.at.unwrap_or(action_count);
-        question_shape(&field, at, action_count, q.options.len())?;
-        let options = q
-            .options
-            .iter()
-            .enumerate()
-            .map(|(j, o)| build_option(world, o, &format!("{field}.options[{j}]")))
-            .collect::<Result<Vec<_>, EpisodeError>>()?;
-        let expected = q
-            .expected
-            .as_deref()
-            .map(|letter| build_expected(letter, options.len(), &field))
-            .transpose()?;
-        questions.push(Question {
-            id,
-            label: q.label.as_deref().map(QuestionLabel::parse),
-            text: q.text.clone(),
-            at,
-            options,
-            expected,
-        });
+        questions.push(build_question(world, action_count, q, &field, id)?);
     }
     Ok(questions)
+}
+
+impl Question {
+    /// Resolves a question as the episode format writes it against `world`, for an
+    /// episode of `action_count` actions (its `at` defaults to all of them); its id
+    /// defaults to `q1`.
+    ///
+    /// # Errors
+    /// As the questions of [`Episode::from_json`], with paths under `question`.
+    pub fn from_file(
+        file: &QuestionFile,
+        world: &World,
+        action_count: usize,
+    ) -> Result<Question, EpisodeError> {
+        let id = file.id.clone().unwrap_or_else(|| "q1".to_string());
+        build_question(world, action_count, file, "question", id)
+    }
+}
+
+/// The question `q`, at JSON path `field`, named `id`.
+fn build_question(
+    world: &World,
+    action_count: usize,
+    q: &QuestionFile,
+    field: &str,
+    id: String,
+) -> Result<Question, EpisodeError> {
+    let at = q.at.unwrap_or(action_count);
+    question_shape(field, at, action_count, q.options.len())?;
+    let options = q
+        .options
+        .iter()
+        .enumerate()
+        .map(|(j, o)| build_option(world, o, &format!("{field}.options[{j}]")))
+        .collect::<Result<Vec<_>, EpisodeError>>()?;
+    let expected = q
+        .expected
+        .as_deref()
+        .map(|letter| build_expected(letter, options.len(), field))
+        .transpose()?;
+    Ok(Question {
+        id,
+        label: q.label.as_deref().map(QuestionLabel::parse),
+        text: q.text.clone(),
+        at,
+        options,
+        expected,
+    })
 }
 
 fn build_option(world: &World, o: &OptionFile, field: &str) -> Result<AnswerOption, EpisodeError> {

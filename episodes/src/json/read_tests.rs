@@ -237,3 +237,27 @@ fn walking_to_an_object_walks_to_where_it_is() {
     let msg = read(&value).expect_err("held").to_string();
     assert!(msg.contains("is held by the agent"), "{msg}");
 }
+
+#[test]
+fn single_actions_and_questions_resolve_against_a_world() {
+    let episode = read(&valid()).expect("valid");
+    let world = episode.world();
+    let state = episode.initial_state();
+    let walk: ActionFile = serde_json::from_str(r#"{"walk_to": "fridge"}"#).expect("json");
+    let fridge = world.furniture_by_name("fridge").expect("fridge");
+    assert_eq!(
+        Action::from_file(&walk, world, &state).expect("resolves"),
+        Action::WalkTo(Place::Furniture(fridge))
+    );
+    let unknown: ActionFile = serde_json::from_str(r#"{"open": "oven"}"#).expect("json");
+    let err = Action::from_file(&unknown, world, &state).unwrap_err();
+    assert!(err.to_string().starts_with("action.open"), "{err}");
+    let question: QuestionFile =
+        serde_json::from_str(r#"{"options": [{"goal": "apple"}, {"goal": "nothing_known"}]}"#)
+            .expect("json");
+    let err = Question::from_file(&question, world, 0).unwrap_err();
+    assert!(
+        err.to_string().starts_with("question.options[1].goal"),
+        "{err}"
+    );
+}

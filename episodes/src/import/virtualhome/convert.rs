@@ -13,7 +13,7 @@ use super::error::VirtualHomeError;
 use super::graph::{Graph, GraphFile};
 use super::names::name_nodes;
 use super::node::NodeId;
-use super::play::Player;
+use super::play::{LinePlayer, Player};
 use super::questions::{Asked, Lookup};
 use super::report::{ImportReport, Notes};
 use super::scene::Scene;
@@ -61,6 +61,8 @@ pub struct Imported {
     pub report: ImportReport,
     /// The episode id given to each imported node.
     pub names: BTreeMap<NodeId, String>,
+    /// Plays further program lines in the imported world, one at a time.
+    pub player: LinePlayer,
 }
 
 /// Reads a VirtualHome scene graph, and optionally a program bound to it, into an
@@ -152,11 +154,13 @@ pub fn import(
     file.agent.goals = goals;
     file.questions = questions;
     let episode = Episode::from_file(file.clone(), &options.id)?;
+    let names_by_node = node_names(&graph, &names);
     Ok(Imported {
         file,
         episode,
         report: notes.into_report(),
-        names: node_names(&graph, &names),
+        names: names_by_node,
+        player: LinePlayer::new(graph, names, options.agent.clone(), options.strict),
     })
 }
 

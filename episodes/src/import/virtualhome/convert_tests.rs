@@ -97,6 +97,61 @@ fn a_program_becomes_actions_with_notes_for_every_liberty() {
 }
 
 #[test]
+fn lines_played_one_at_a_time_give_what_the_whole_program_gives() {
+    let script = "\
+<char0> [Walk] <kitchen> (1)
+[Find] <kitchen> (1)
+[Open] <fridge> (2)
+[Grab] <apple> (3)
+[SwitchOn] <tv> (6)
+[Walk] <tv> (6)
+[PutBack] <apple> (3) <kitchen_table> (4)
+[Dance] <kitchen> (1)
+";
+    let whole = run(script, &ImportOptions::default()).expect("imports");
+    let bare = import(
+        &read_graph(GRAPH).expect("graph"),
+        None,
+        &ImportOptions::default(),
+    )
+    .expect("imports");
+    let world = bare.episode.world();
+    let mut state = bare.episode.initial_state();
+    let (mut actions, mut notes) = (Vec::new(), Vec::new());
+    for (i, line) in script.lines().enumerate() {
+        let played = bare.player.play(world, &state, i + 1, line).expect("plays");
+        for action in &played.actions {
+            state.apply(world, action).expect("possible");
+        }
+        actions.extend(played.actions);
+        notes.extend(played.notes);
+    }
+    assert_eq!(actions, whole.episode.actions());
+    let line_notes: Vec<_> = whole
+        .report
+        .notes
+        .iter()
+        .filter(|n| n.line.is_some())
+        .collect();
+    assert_eq!(notes.iter().collect::<Vec<_>>(), line_notes);
+    // A line the agent cannot do there is an error naming its number.
+    let err = bare
+        .player
+        .play(
+            world,
+            &bare.episode.initial_state(),
+            7,
+            "[Close] <fridge> (2)",
+        )
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("script line 7 ([Close] <fridge> (2))"),
+        "{err}"
+    );
+}
+
+#[test]
 fn strict_rejects_what_would_be_skipped_or_added() {
     let strict = ImportOptions {
         strict: true,

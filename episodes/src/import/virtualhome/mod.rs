@@ -53,5 +53,6 @@ pub use error::{ScriptProblem, VirtualHomeError};
 pub use export::{export, Exported};
 pub use graph::{read_graph, BoundingBox, EdgeFile, GraphFile, NodeFile};
 pub use node::NodeId;
+pub use play::{LinePlayer, PlayedLines};
 pub use report::{ImportReport, Note, NoteKind};
 pub use scene::SCENERY;

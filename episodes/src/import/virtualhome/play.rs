@@ -30,9 +30,9 @@ use super::error::{ScriptProblem, VirtualHomeError};
 use super::graph::Graph;
 use super::node::NodeId;
 use super::place::room_of;
-use super::report::{NoteKind, Notes};
+use super::report::{Note, NoteKind, Notes};
 use super::scene::describe;
-use super::script::ScriptLine;
+use super::script::{parse_script, ScriptLine};
 
 /// Actions that walk to their argument.
 const WALKS: &[&str] = &[
@@ -115,9 +115,24 @@ impl Player<'_> {
         lines: &[ScriptLine<'_>],
         notes: &mut Notes,
     ) -> Result<Vec<ActionFile>, VirtualHomeError> {
+        let state = State::initial(self.world, self.start);
+        let actions = self.play_from(state, lines, notes)?;
+        Ok(actions
+            .iter()
+            .map(|a| ActionFile::new(a, self.world))
+            .collect())
+    }
+
+    /// The actions of `lines` played from `state`, as [`play`](Self::play).
+    fn play_from(
+        &self,
+        state: State,
+        lines: &[ScriptLine<'_>],
+        notes: &mut Notes,
+    ) -> Result<Vec<Action>, VirtualHomeError> {
         let mut run = Run {
             player: self,
-            state: State::initial(self.world, self.start),
+            state,
             actions: Vec::new(),
             notes,
             is_room: (0..self.graph.nodes.len())
@@ -135,10 +150,106 @@ impl Player<'_> {
     }
 }
 
+/// Plays program lines one at a time, as a simulator executes them: the rules of
+/// [`import`](super::import)'s program (walks added, lines skipped, each noted), applied
+/// at a state the caller keeps — an inference session's, say, so that a program fed line
+/// by line becomes the actions importing it whole would give.
+///
+/// Made by [`import`](super::import) ([`Imported::player`](super::Imported::player)),
+/// for the world it imported.
+#[derive(Debug, Clone)]
+pub struct LinePlayer {
+    graph: Graph,
+    names: HashMap<usize, String>,
+    agent: String,
+    strict: bool,
+}
+
+/// What program lines became.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayedLines {
+    /// The actions, in order: none for a skipped line, two when a walk was added first.
+    pub actions: Vec<Action>,
+    /// Every line skipped or completed, as the import report notes it.
+    pub notes: Vec<Note>,
+}
+
+impl LinePlayer {
+    pub(crate) fn new(
+        graph: Graph,
+        names: HashMap<usize, String>,
+        agent: String,
+        strict: bool,
+    ) -> Self {
+        Self {
+            graph,
+            names,
+            agent,
+            strict,
+        }
+    }
+
+    /// Plays the program `text` (one line or several; blank lines and `#` comments are
+    /// passed over) from `state` in `world`, numbering its first line `first_line` in
+    /// notes and errors.
+    ///
+    /// # Errors
+    /// As [`import`](super::import) for a program: [`VirtualHomeError::Script`] for an
+    /// unreadable line, a node missing from the graph or of another class, or an action
+    /// that cannot happen at that state; [`VirtualHomeError::Strict`] in strict mode.
+    ///
+    /// # Panics
+    /// If `world` or `state` is not of the world imported with this player.
+    pub fn play(
+        &self,
+        world: &World,
+        state: &State,
+        first_line: usize,
+        text: &str,
+    ) -> Result<PlayedLines, VirtualHomeError> {
+        let shift = first_line.saturating_sub(1);
+        let renumber = |e: VirtualHomeError| match e {
+            VirtualHomeError::Script {
+                line,
+                text,
+                problem,
+            } => VirtualHomeError::Script {
+                line: line + shift,
+                text,
+                problem,
+            },
+            VirtualHomeError::Strict { line, text, reason } => VirtualHomeError::Strict {
+                line: line + shift,
+                text,
+                reason,
+            },
+            other => other,
+        };
+        let mut lines = parse_script(text).map_err(renumber)?;
+        for line in &mut lines {
+            line.line += shift;
+        }
+        let player = Player {
+            world,
+            graph: &self.graph,
+            names: &self.names,
+            agent: &self.agent,
+            strict: self.strict,
+            start: state.room,
+        };
+        let mut notes = Notes::default();
+        let actions = player.play_from(state.clone(), &lines, &mut notes)?;
+        Ok(PlayedLines {
+            actions,
+            notes: notes.into_report().notes,
+        })
+    }
+}
+
 struct Run<'p, 'a, 'n> {
     player: &'p Player<'a>,
     state: State,
-    actions: Vec<ActionFile>,
+    actions: Vec<Action>,
     notes: &'n mut Notes,
     is_room: Vec<bool>,
 }
@@ -373,7 +484,7 @@ impl Run<'_, '_, '_> {
                     why,
                 },
             })?;
-        self.actions.push(ActionFile::new(&action, world));
+        self.actions.push(action);
         Ok(())
     }
 
