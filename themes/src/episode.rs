@@ -4,7 +4,8 @@
 use serde_json::Value;
 
 use bip_episodes::json::{
-    ActionFile, BeliefFile, DoorFile, EpisodeFile, OptionFile, PropositionFile,
+    ActionFile, BeliefFile, DoorFile, EpisodeFile, OptionFile, PropositionFile, QuestionFile,
+    WorldFile,
 };
 
 use crate::error::ThemeError;
@@ -86,22 +87,39 @@ fn map_file(
     text: &dyn Fn(&str) -> String,
 ) -> EpisodeFile {
     let mut f = file.clone();
-    let opt_text = |t: &mut Option<String>| {
-        if let Some(s) = t {
-            *s = text(s);
+    if let Some(s) = &mut f.description {
+        *s = text(s);
+    }
+    map_world(&mut f.world, id);
+    f.agent.start = id(&f.agent.start);
+    for goal in f.agent.goals.iter_mut().flatten() {
+        *goal = id(goal);
+    }
+    for action in &mut f.actions {
+        match action {
+            ActionFile::WalkTo(x)
+            | ActionFile::Open(x)
+            | ActionFile::Close(x)
+            | ActionFile::Grab(x) => *x = id(x),
+            ActionFile::Put { object, onto } => {
+                *object = id(object);
+                *onto = id(onto);
+            }
         }
-    };
+    }
+    for question in &mut f.questions {
+        map_question(question, id, text);
+    }
+    f
+}
+
+/// Every id of the world passed through `id`.
+fn map_world(w: &mut WorldFile, id: &dyn Fn(&str) -> String) {
     let opt_id = |t: &mut Option<String>| {
         if let Some(s) = t {
             *s = id(s);
         }
     };
-    let belief = |b: &mut BeliefFile| {
-        b.object = id(&b.object);
-        b.container = id(&b.container);
-    };
-    opt_text(&mut f.description);
-    let w = &mut f.world;
     w.rooms.iter_mut().for_each(|r| *r = id(r));
     for door in w.doors.iter_mut().flatten() {
         let rooms = match door {
@@ -126,41 +144,44 @@ fn map_file(
             .map(|(object, at)| (id(&object), id(&at)))
             .collect();
     }
-    f.agent.start = id(&f.agent.start);
-    for goal in f.agent.goals.iter_mut().flatten() {
-        *goal = id(goal);
-    }
-    for action in &mut f.actions {
-        match action {
-            ActionFile::WalkTo(x)
-            | ActionFile::Open(x)
-            | ActionFile::Close(x)
-            | ActionFile::Grab(x) => *x = id(x),
-            ActionFile::Put { object, onto } => {
-                *object = id(object);
-                *onto = id(onto);
-            }
+}
+
+/// The question's wording through `text` and the ids its options name through `id`.
+fn map_question(
+    question: &mut QuestionFile,
+    id: &dyn Fn(&str) -> String,
+    text: &dyn Fn(&str) -> String,
+) {
+    let opt_text = |t: &mut Option<String>| {
+        if let Some(s) = t {
+            *s = text(s);
         }
-    }
-    for question in &mut f.questions {
-        opt_text(&mut question.text);
-        for OptionFile {
-            text: t,
-            goal,
-            belief: b,
-            given,
-        } in &mut question.options
-        {
-            opt_text(t);
+    };
+    let opt_id = |t: &mut Option<String>| {
+        if let Some(s) = t {
+            *s = id(s);
+        }
+    };
+    let belief = |b: &mut BeliefFile| {
+        b.object = id(&b.object);
+        b.container = id(&b.container);
+    };
+    opt_text(&mut question.text);
+    for OptionFile {
+        text: t,
+        goal,
+        belief: b,
+        given,
+    } in &mut question.options
+    {
+        opt_text(t);
+        opt_id(goal);
+        b.iter_mut().for_each(belief);
+        if let Some(PropositionFile { goal, belief: b }) = given {
             opt_id(goal);
             b.iter_mut().for_each(belief);
-            if let Some(PropositionFile { goal, belief: b }) = given {
-                opt_id(goal);
-                b.iter_mut().for_each(belief);
-            }
         }
     }
-    f
 }
 
 #[cfg(test)]

@@ -225,9 +225,24 @@ impl Theme {
 /// Builds the tables and checks that the theme is one-to-one and clear of the grammar.
 fn compile(world: &Word, entries: &[Entry]) -> Result<Tables, ThemeError> {
     let mut t = Tables::default();
-    // Who owns each base word and base id, for collisions.
-    let mut base_owner: HashMap<String, String> = HashMap::new();
     let base_world = Word::regular(WORLD_NOUN);
+    let base_owner = base_owners(&base_world, entries);
+    for e in entries.iter().filter(|e| e.mapped) {
+        check_entry(e, &base_owner)?;
+    }
+    if world.singular != WORLD_NOUN {
+        check_clear(world, "world", "the world", &base_owner)?;
+    }
+    add(&mut t, &base_world, world, "the world")?;
+    for e in entries {
+        add_entry(&mut t, e)?;
+    }
+    Ok(t)
+}
+
+/// Who owns each base word and base id, for collisions.
+fn base_owners(base_world: &Word, entries: &[Entry]) -> HashMap<String, String> {
+    let mut base_owner: HashMap<String, String> = HashMap::new();
     for key in [&base_world.singular, &base_world.plural] {
         base_owner.insert(key.clone(), "the world".into());
     }
@@ -245,88 +260,90 @@ fn compile(world: &Word, entries: &[Entry]) -> Result<Tables, ThemeError> {
             .entry(e.class.to_string())
             .or_insert_with(|| e.class.to_string());
     }
-    for e in entries.iter().filter(|e| e.mapped) {
-        let section = match e.kind {
-            NounKind::Room => "rooms",
-            NounKind::Furniture => "furniture",
-            NounKind::Object => "objects",
+    base_owner
+}
+
+/// Checks that a mapped entry's words and id take no base word or id of another class.
+fn check_entry(e: &Entry, base_owner: &HashMap<String, String>) -> Result<(), ThemeError> {
+    let section = match e.kind {
+        NounKind::Room => "rooms",
+        NounKind::Furniture => "furniture",
+        NounKind::Object => "objects",
+    };
+    let path = format!("{section}.{}", e.class);
+    let mut themed: Vec<(&Word, String)> = vec![(&e.name, path.clone())];
+    themed.extend(
+        e.forms
+            .iter()
+            .map(|(b, w)| (w, format!("{path}.forms.{b}"))),
+    );
+    for (word, path) in themed {
+        check_clear(word, &path, e.class, base_owner)?;
+    }
+    if let Some(owner) = base_owner.get(&e.id).filter(|o| *o != e.class) {
+        return Err(ThemeError::Collision {
+            path,
+            form: e.id.clone(),
+            class: owner.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// Adds an entry's nouns, forms and id to the tables.
+fn add_entry(t: &mut Tables, e: &Entry) -> Result<(), ThemeError> {
+    let usual = Word::regular(e.usual_name());
+    add(t, &usual, &e.name, e.class)?;
+    for (base, themed) in &e.forms {
+        add(t, &Word::regular(base), themed, e.class)?;
+    }
+    // Base names without a noun of their own become the class's noun.
+    for name in e.base_names {
+        let base = Word::regular(name);
+        let (themed, back) = match e.forms.iter().find(|(b, _)| b == name) {
+            Some((_, w)) => (w, base.clone()),
+            None => (&e.name, usual.clone()),
         };
-        let path = format!("{section}.{}", e.class);
-        let mut themed: Vec<(&Word, String)> = vec![(&e.name, path.clone())];
-        themed.extend(
-            e.forms
-                .iter()
-                .map(|(b, w)| (w, format!("{path}.forms.{b}"))),
+        t.forward.insert(
+            &base.singular,
+            Replacement {
+                text: themed.singular.clone(),
+                article: Some(themed.article),
+            },
         );
-        for (word, path) in themed {
-            check_clear(word, &path, e.class, &base_owner)?;
-        }
-        if let Some(owner) = base_owner.get(&e.id).filter(|o| *o != e.class) {
-            return Err(ThemeError::Collision {
-                path,
+        t.forward.insert(
+            &base.plural,
+            Replacement {
+                text: themed.plural.clone(),
+                article: None,
+            },
+        );
+        t.canonical.insert(
+            &base.singular,
+            Replacement {
+                text: back.singular,
+                article: Some(back.article),
+            },
+        );
+        t.canonical.insert(
+            &base.plural,
+            Replacement {
+                text: back.plural,
+                article: None,
+            },
+        );
+    }
+    if let Some(other) = t.ids_inverse.insert(&e.id, e.class) {
+        if other != e.class {
+            return Err(ThemeError::NotOneToOne {
                 form: e.id.clone(),
-                class: owner.clone(),
+                first: other.to_string(),
+                second: e.class.to_string(),
             });
         }
     }
-    if world.singular != WORLD_NOUN {
-        check_clear(world, "world", "the world", &base_owner)?;
-    }
-    add(&mut t, &base_world, world, "the world")?;
-    for e in entries {
-        let usual = Word::regular(e.usual_name());
-        add(&mut t, &usual, &e.name, e.class)?;
-        for (base, themed) in &e.forms {
-            add(&mut t, &Word::regular(base), themed, e.class)?;
-        }
-        // Base names without a noun of their own become the class's noun.
-        for name in e.base_names {
-            let base = Word::regular(name);
-            let (themed, back) = match e.forms.iter().find(|(b, _)| b == name) {
-                Some((_, w)) => (w, base.clone()),
-                None => (&e.name, usual.clone()),
-            };
-            t.forward.insert(
-                &base.singular,
-                Replacement {
-                    text: themed.singular.clone(),
-                    article: Some(themed.article),
-                },
-            );
-            t.forward.insert(
-                &base.plural,
-                Replacement {
-                    text: themed.plural.clone(),
-                    article: None,
-                },
-            );
-            t.canonical.insert(
-                &base.singular,
-                Replacement {
-                    text: back.singular,
-                    article: Some(back.article),
-                },
-            );
-            t.canonical.insert(
-                &base.plural,
-                Replacement {
-                    text: back.plural,
-                    article: None,
-                },
-            );
-        }
-        if let Some(other) = t.ids_inverse.insert(&e.id, e.class) {
-            if other != e.class {
-                return Err(ThemeError::NotOneToOne {
-                    form: e.id.clone(),
-                    first: other.to_string(),
-                    second: e.class.to_string(),
-                });
-            }
-        }
-        t.ids_forward.insert(e.class, &e.id);
-    }
-    Ok(t)
+    t.ids_forward.insert(e.class, &e.id);
+    Ok(())
 }
 
 /// Maps `base` to `themed` and back (singular and plural), failing when the themed word

@@ -56,6 +56,46 @@ pub(crate) fn join_rooms(
 ) -> Vec<(usize, usize, f64)> {
     let boxes: Vec<Option<BoundingBox>> =
         rooms.iter().map(|&r| graph.nodes[r].place_box()).collect();
+    let distance = |a: usize, b: usize| match (boxes[a], boxes[b]) {
+        (Some(x), Some(y)) => centre_distance(&x, &y),
+        _ => 1.0,
+    };
+    let mut joins = evident_joins(graph, rooms, &boxes);
+    // Join the nearest rooms of different groups until one group is left.
+    loop {
+        let group = groups(rooms.len(), &joins);
+        let mut nearest: Option<(f64, usize, usize)> = None;
+        for a in 0..rooms.len() {
+            for b in a + 1..rooms.len() {
+                if group[a] != group[b] {
+                    let d = distance(a, b);
+                    if nearest.is_none_or(|(best, _, _)| d < best) {
+                        nearest = Some((d, a, b));
+                    }
+                }
+            }
+        }
+        match nearest {
+            Some((_, a, b)) => joins.push((a, b, Join::Nearest)),
+            None => break,
+        }
+    }
+    joins.sort_by_key(|&(a, b, _)| (a, b));
+    let doors: Vec<(usize, usize, f64)> = joins
+        .iter()
+        .map(|&(a, b, _)| (a, b, distance(a, b)))
+        .collect();
+    note_doors(graph, rooms, &boxes, &joins, &doors, notes);
+    doors
+}
+
+/// The joins the graph gives evidence for: doors BETWEEN two rooms, boxes that meet, or,
+/// with neither boxes nor doors, every pair.
+fn evident_joins(
+    graph: &Graph,
+    rooms: &[usize],
+    boxes: &[Option<BoundingBox>],
+) -> Vec<(usize, usize, Join)> {
     let mut joins: Vec<(usize, usize, Join)> = Vec::new();
     let add = |joins: &mut Vec<(usize, usize, Join)>, a: usize, b: usize, why: Join| {
         let (a, b) = (a.min(b), a.max(b));
@@ -84,10 +124,6 @@ pub(crate) fn join_rooms(
             }
         }
     }
-    let distance = |a: usize, b: usize| match (boxes[a], boxes[b]) {
-        (Some(x), Some(y)) => centre_distance(&x, &y),
-        _ => 1.0,
-    };
     if joins.is_empty() && boxes.iter().all(Option::is_none) {
         for a in 0..rooms.len() {
             for b in a + 1..rooms.len() {
@@ -95,43 +131,33 @@ pub(crate) fn join_rooms(
             }
         }
     }
-    // Join the nearest rooms of different groups until one group is left.
-    loop {
-        let group = groups(rooms.len(), &joins);
-        let mut nearest: Option<(f64, usize, usize)> = None;
-        for a in 0..rooms.len() {
-            for b in a + 1..rooms.len() {
-                if group[a] != group[b] {
-                    let d = distance(a, b);
-                    if nearest.is_none_or(|(best, _, _)| d < best) {
-                        nearest = Some((d, a, b));
-                    }
-                }
-            }
-        }
-        match nearest {
-            Some((_, a, b)) => joins.push((a, b, Join::Nearest)),
-            None => break,
-        }
-    }
-    joins.sort_by_key(|&(a, b, _)| (a, b));
-    let mut parts = Vec::with_capacity(joins.len());
-    let doors: Vec<(usize, usize, f64)> = joins
+    joins
+}
+
+/// Reports the doors: each with its distance and why it is there.
+fn note_doors(
+    graph: &Graph,
+    rooms: &[usize],
+    boxes: &[Option<BoundingBox>],
+    joins: &[(usize, usize, Join)],
+    doors: &[(usize, usize, f64)],
+    notes: &mut Notes,
+) {
+    let parts: Vec<String> = joins
         .iter()
-        .map(|&(a, b, why)| {
-            let d = distance(a, b);
+        .zip(doors)
+        .map(|(&(a, b, why), &(_, _, d))| {
             let why = match why {
                 Join::Door(n) => format!("{} BETWEEN them", describe(graph, n)),
                 Join::Boxes => "boxes meet".to_string(),
                 Join::Nearest => "nearest rooms of groups nothing else joins".to_string(),
                 Join::Everything => "no room boxes and no doors: every room joined".to_string(),
             };
-            parts.push(format!(
+            format!(
                 "{} – {}: {d} ({why})",
                 describe(graph, rooms[a]),
                 describe(graph, rooms[b])
-            ));
-            (a, b, d)
+            )
         })
         .collect();
     let rule = if boxes.iter().all(Option::is_some) {
@@ -151,7 +177,6 @@ pub(crate) fn join_rooms(
             }
         ),
     );
-    doors
 }
 
 /// Whether two room boxes share a stretch of wall (see the module docs).

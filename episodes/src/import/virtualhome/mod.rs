@@ -37,6 +37,7 @@ mod convert;
 mod doors;
 mod error;
 mod export;
+mod furniture;
 mod graph;
 mod names;
 mod node;

@@ -30,9 +30,11 @@
 
 use super::error::VirtualHomeError;
 use super::graph::{Graph, Relation};
+
+use super::furniture::{furniture_rooms, kept_furniture, note_kinds, note_placed, Rooms};
 #[cfg(test)]
 use super::node::NodeId;
-use super::place::{place, room_of, Placed, Rank, Role, RoomFrom};
+use super::place::{place, room_of, Role, RoomFrom};
 use super::report::{NoteKind, Notes};
 
 /// Node categories that are never imported (walls, floors, lamps, doors, ...).
@@ -98,29 +100,7 @@ impl Scene {
         }
         rooms.sort_by_key(|&n| graph.nodes[n].id);
         let is_room: Vec<bool> = roles.iter().map(|r| *r == Role::Room).collect();
-        let mut furniture_room: Vec<Option<usize>> = vec![None; roles.len()];
-        for n in 0..roles.len() {
-            if matches!(roles[n], Role::Container | Role::Surface | Role::Other) {
-                furniture_room[n] = room_of(graph, &is_room, n).map(|(room, from)| {
-                    if roles[n] != Role::Other {
-                        note_room(graph, notes, n, room, from);
-                    }
-                    room
-                });
-            }
-        }
-        for n in 0..roles.len() {
-            if matches!(roles[n], Role::Container | Role::Surface) && furniture_room[n].is_none() {
-                let node = &graph.nodes[n];
-                notes.group(
-                    NoteKind::NoRoom,
-                    &node.class,
-                    node.id,
-                    "furniture in no room (no INSIDE edge to a room, nothing under it in one, no room box around it): left out",
-                );
-                roles[n] = Role::Other;
-            }
-        }
+        let furniture_room = furniture_rooms(graph, &mut roles, &is_room, notes);
         let mut objects = Vec::new();
         for n in 0..roles.len() {
             if roles[n] != Role::Object {
@@ -130,47 +110,13 @@ impl Scene {
                 .or_else(|| place(graph, &roles, &furniture_room, n, true));
             let node = &graph.nodes[n];
             match placed {
-                Some(Placed { at, rank, tied }) => {
-                    if roles[at] == Role::Other {
-                        roles[at] = Role::Surface;
-                        let kept = &graph.nodes[at];
-                        let room = furniture_room[at].unwrap_or(at);
-                        note_room(
-                            graph,
-                            notes,
-                            at,
-                            room,
-                            room_of(graph, &is_room, at).map_or(RoomFrom::Edge, |r| r.1),
-                        );
-                        notes.group(
-                            NoteKind::ImpliedSurface,
-                            &kept.class,
-                            kept.id,
-                            "neither SURFACES nor CONTAINERS, but objects lie only on or in it: imported as a surface",
-                        );
-                    }
-                    if rank == Rank::OnContainer {
-                        notes.group(
-                            NoteKind::OnContainer,
-                            &node.class,
-                            node.id,
-                            &format!("ON the container {}: put inside it", describe(graph, at)),
-                        );
-                    }
-                    if !tied.is_empty() {
-                        let others: Vec<String> =
-                            tied.iter().map(|&t| describe(graph, t)).collect();
-                        notes.group(
-                            NoteKind::PlaceChosen,
-                            &node.class,
-                            node.id,
-                            &format!(
-                                "placed at {} (lowest id) rather than {}",
-                                describe(graph, at),
-                                others.join(", ")
-                            ),
-                        );
-                    }
+                Some(placed) => {
+                    let at = placed.at;
+                    let rooms = Rooms {
+                        is_room: &is_room,
+                        of_furniture: &furniture_room,
+                    };
+                    note_placed(graph, &mut roles, &rooms, n, placed, notes);
                     objects.push(SceneObject { node: n, at });
                 }
                 None => {
@@ -183,58 +129,8 @@ impl Scene {
                 }
             }
         }
-        let mut furniture = Vec::new();
-        for n in 0..roles.len() {
-            let node = &graph.nodes[n];
-            match (roles[n], furniture_room[n]) {
-                (Role::Container | Role::Surface, Some(room)) => {
-                    let container = roles[n] == Role::Container;
-                    if container && !node.is("OPEN") && !node.is("CLOSED") {
-                        notes.group(
-                            NoteKind::AssumedClosed,
-                            &node.class,
-                            node.id,
-                            "container with neither OPEN nor CLOSED among its states: assumed closed",
-                        );
-                    }
-                    furniture.push(SceneFurniture {
-                        node: n,
-                        container,
-                        open: container && node.is("OPEN") && !node.is("CLOSED"),
-                        room,
-                    });
-                }
-                (Role::Other, _) => note_left_out(notes, node),
-                _ => {}
-            }
-        }
-        for (node, &role) in graph.nodes.iter().zip(&roles) {
-            if role == Role::Scenery {
-                notes.group(
-                    NoteKind::Scenery,
-                    &node.category,
-                    node.id,
-                    "scenery: left out",
-                );
-            }
-            let grabbable_place = node.has("SURFACES") || node.has("CONTAINERS");
-            if role == Role::Object && node.has("CAN_OPEN") && !node.has("CONTAINERS") {
-                notes.group(
-                    NoteKind::OpenableNotContainer,
-                    &node.class,
-                    node.id,
-                    "CAN_OPEN and GRABBABLE but not CONTAINERS: imported as an object",
-                );
-            }
-            if role == Role::Object && grabbable_place {
-                notes.group(
-                    NoteKind::GrabbablePlace,
-                    &node.class,
-                    node.id,
-                    "GRABBABLE and a container or surface: imported as an object; nothing is placed in or on it",
-                );
-            }
-        }
+        let mut furniture = kept_furniture(graph, &roles, &furniture_room, notes);
+        note_kinds(graph, &roles, notes);
         furniture.sort_by_key(|f| graph.nodes[f.node].id);
         objects.sort_by_key(|o| graph.nodes[o.node].id);
         let scene = Scene {
@@ -330,7 +226,7 @@ fn role(node: &super::graph::Node) -> Role {
 }
 
 /// Notes about a node left out that is not scenery.
-fn note_left_out(notes: &mut Notes, node: &super::graph::Node) {
+pub(super) fn note_left_out(notes: &mut Notes, node: &super::graph::Node) {
     if node.has("CAN_OPEN") {
         notes.group(
             NoteKind::OpenableNotContainer,
@@ -349,7 +245,7 @@ fn note_left_out(notes: &mut Notes, node: &super::graph::Node) {
 }
 
 /// Notes the unusual property mixes of imported furniture and how its room was found.
-fn note_room(graph: &Graph, notes: &mut Notes, n: usize, room: usize, from: RoomFrom) {
+pub(super) fn note_room(graph: &Graph, notes: &mut Notes, n: usize, room: usize, from: RoomFrom) {
     let node = &graph.nodes[n];
     if node.has("SURFACES") && node.has("CAN_OPEN") && !node.has("CONTAINERS") {
         notes.group(
