@@ -20,6 +20,7 @@ mod render_nested;
 mod theme;
 mod theme_apply;
 mod train;
+mod train_progress;
 mod variance;
 mod variance_render;
 mod virtualhome;

@@ -1,6 +1,5 @@
 //! `bip train`: post-train a LoRA adapter on (prompt, action) pairs.
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,12 +9,13 @@ use clap::Args;
 use bip::episodes::limits::number;
 
 use bip::models::burn::tensor::backend::Backend;
-use bip::models::lora::ADAPTER_WEIGHTS;
-use bip::models::train::{RunProgress, RunSummary, MAX_EPOCHS, TRAINING_LOG};
+use bip::models::train::MAX_EPOCHS;
 use bip::models::{
-    Autodiff, BackendTask, Device, LoraModule, TrainEvent, TrainOptions, TrainRun,
-    DEFAULT_MAX_CONTEXT, MAX_LORA_SCALE,
+    Autodiff, BackendTask, Device, LoraModule, TrainOptions, TrainRun, DEFAULT_MAX_CONTEXT,
+    MAX_LORA_SCALE,
 };
+
+use super::train_progress::{report, ProgressLine};
 
 /// Arguments of `bip train`.
 #[derive(Debug, Args)]
@@ -180,93 +180,5 @@ impl BackendTask for Train<'_> {
         progress.finish();
         report(self.0, &summary?);
         Ok(ExitCode::SUCCESS)
-    }
-}
-
-/// The closing lines on standard error.
-fn report(run: &TrainRun, summary: &RunSummary) {
-    let (outcome, seconds) = (&summary.outcome, summary.seconds);
-    match (outcome.base_validation_loss, outcome.best_validation_loss) {
-        (Some(base), Some(best)) => eprintln!(
-            "bip: {} steps in {seconds:.0}s; validation loss {base:.4} (base) -> {best:.4} (epoch {})",
-            outcome.steps, outcome.best_epoch
-        ),
-        _ => eprintln!("bip: {} steps in {seconds:.0}s", outcome.steps),
-    }
-    eprintln!(
-        "bip: wrote the adapter ({ADAPTER_WEIGHTS}) and {TRAINING_LOG} to {}",
-        run.out.display()
-    );
-}
-
-/// A one-line progress display with the loss, on standard error, only on a terminal.
-struct ProgressLine {
-    visible: bool,
-    drawn: bool,
-}
-
-impl ProgressLine {
-    fn new() -> Self {
-        Self {
-            visible: std::io::stderr().is_terminal(),
-            drawn: false,
-        }
-    }
-
-    fn show(&mut self, progress: RunProgress<'_>) {
-        match progress {
-            RunProgress::Started {
-                config,
-                train_tokens,
-            } => eprintln!(
-                "bip: training a rank-{} LoRA adapter on {} on {} pairs ({train_tokens} tokens), validating on {}",
-                config.rank, config.base, config.train_pairs, config.validation_pairs
-            ),
-            RunProgress::Event(event) if self.visible => self.draw(event),
-            _ => {}
-        }
-    }
-
-    fn draw(&mut self, event: &TrainEvent) {
-        let mut err = std::io::stderr().lock();
-        match event {
-            TrainEvent::Step {
-                epoch,
-                step,
-                total_steps,
-                loss,
-                learning_rate,
-                seconds,
-                ..
-            } => {
-                let eta = seconds / *step as f64 * (total_steps - step) as f64;
-                let _ = write!(
-                    err,
-                    "\rtrain epoch {epoch} step {step}/{total_steps} loss {loss:.4} lr {learning_rate:.2e} ({seconds:.0}s, ETA {eta:.0}s)  "
-                );
-                self.drawn = true;
-            }
-            TrainEvent::Epoch {
-                epoch,
-                validation_loss: Some(v),
-                best,
-                ..
-            } => {
-                let mark = if *best { " (best)" } else { "" };
-                let _ = writeln!(
-                    err,
-                    "\repoch {epoch}: validation loss {v:.4}{mark}{:40}",
-                    ""
-                );
-                self.drawn = false;
-            }
-            _ => {}
-        }
-    }
-
-    fn finish(&mut self) {
-        if self.visible && self.drawn {
-            let _ = writeln!(std::io::stderr());
-        }
     }
 }

@@ -1,0 +1,143 @@
+//! `bip lm`: score text with, generate from and inspect a language model.
+
+use std::process::ExitCode;
+
+mod generate;
+mod inspect;
+mod score;
+
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+
+use bip::models::burn::tensor::backend::Backend;
+use bip::models::{
+    BackendTask, Device, LanguageModel, LoadOptions, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT,
+};
+
+use super::output::Output;
+use generate::GenerateArgs;
+use inspect::InspectArgs;
+use score::ScoreArgs;
+
+/// Arguments of `bip lm`.
+#[derive(Debug, Args)]
+pub struct LmArgs {
+    #[command(subcommand)]
+    command: LmCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum LmCommand {
+    /// Per-token log-probabilities of a continuation after a prompt.
+    Score(ScoreArgs),
+    /// Greedy generation after a prompt.
+    Generate(GenerateArgs),
+    /// Architecture, sizes, tokenizer and quantization of a model (weights not read).
+    Inspect(InspectArgs),
+}
+
+#[derive(Debug, Args)]
+struct ModelArgs {
+    /// A GGUF file, a Hugging Face folder, or an alias (smollm2-135m, fetched by
+    /// scripts/fetch-models.sh).
+    #[arg(long)]
+    model: String,
+    /// Where to run the model: cpu, cuda (the first GPU) or cuda:N.
+    #[arg(long, default_value_t = Device::Cpu)]
+    device: Device,
+    /// A PEFT LoRA adapter folder (adapter_config.json, adapter_model.safetensors) merged
+    /// into the model's weights at load.
+    #[arg(long, value_name = "DIR")]
+    adapter: Option<std::path::PathBuf>,
+    /// Longest sequence (prompt plus continuation) the model runs on: its own context when
+    /// shorter. Rotary tables are built for this many positions (at most 1048576).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
+    max_context: usize,
+}
+
+impl ModelArgs {
+    /// The load options of `--max-context`, checked.
+    fn load_options(&self) -> anyhow::Result<LoadOptions> {
+        max_context(self.max_context)
+    }
+}
+
+/// `--max-context N` as load options, refused outside 1..=[`MAX_CONTEXT_LIMIT`] (shared
+/// by every command that loads a model).
+pub fn max_context(n: usize) -> anyhow::Result<LoadOptions> {
+    if !(1..=MAX_CONTEXT_LIMIT).contains(&n) {
+        bail!("--max-context: {n} is not in 1..={MAX_CONTEXT_LIMIT}");
+    }
+    Ok(LoadOptions::default().with_max_context(n))
+}
+
+/// Runs `bip lm`, its output going to `out`.
+pub fn run(args: &LmArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    check(args)?;
+    match &args.command {
+        LmCommand::Inspect(a) => inspect::inspect(a, out),
+        LmCommand::Score(a) => a.model.device.run(OnModel::Score(a, out))?,
+        LmCommand::Generate(a) => a.model.device.run(OnModel::Generate(a, out))?,
+    }
+}
+
+/// Checks every numeric flag, naming it, before anything is loaded.
+fn check(args: &LmArgs) -> anyhow::Result<()> {
+    match &args.command {
+        LmCommand::Inspect(_) => Ok(()),
+        LmCommand::Score(a) => a.model.load_options().map(drop),
+        LmCommand::Generate(a) => {
+            let options = a.model.load_options()?;
+            if !(1..=options.max_context).contains(&a.max_tokens) {
+                bail!(
+                    "--max-tokens: {} is not in 1..={} (--max-context)",
+                    a.max_tokens,
+                    options.max_context
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A subcommand that runs a model, for the backend of its `--device`.
+enum OnModel<'a> {
+    Score(&'a ScoreArgs, &'a mut Output),
+    Generate(&'a GenerateArgs, &'a mut Output),
+}
+
+impl BackendTask for OnModel<'_> {
+    type Output = anyhow::Result<ExitCode>;
+
+    fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
+        match self {
+            Self::Score(a, out) => score::score::<B>(a, device, out),
+            Self::Generate(a, out) => generate::generate::<B>(a, device, out),
+        }
+    }
+}
+
+/// The model of `--model` (with `--adapter`), within `--max-context`.
+fn load<B: Backend>(args: &ModelArgs, device: &B::Device) -> anyhow::Result<LanguageModel<B>> {
+    let options = args.load_options()?;
+    Ok(bip::policy::load_model(
+        &args.model,
+        args.adapter.as_deref(),
+        &options,
+        device,
+    )?)
+}
+
+/// The prompt as given, or wrapped in the model's chat template with `--chat`.
+pub(super) fn chat_or_plain<B: Backend>(
+    model: &LanguageModel<B>,
+    prompt: &str,
+    chat: bool,
+) -> anyhow::Result<String> {
+    if !chat {
+        return Ok(prompt.to_string());
+    }
+    model
+        .chat_prompt(prompt)
+        .context("--chat: the model has no chat template bip recognises")
+}

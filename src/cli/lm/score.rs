@@ -1,0 +1,75 @@
+//! `bip lm score`: per-token log-probabilities of a continuation after a prompt.
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+
+use bip::models::burn::tensor::backend::Backend;
+use bip::models::{PrefixCache, ScoreOptions, ScoreRequest};
+
+use super::super::output::Output;
+use super::{chat_or_plain, load, ModelArgs};
+
+#[derive(Debug, Args)]
+pub(super) struct ScoreArgs {
+    #[command(flatten)]
+    pub(super) model: ModelArgs,
+    /// Text before the continuation.
+    #[arg(long)]
+    prompt: String,
+    /// Text whose tokens are scored.
+    #[arg(long)]
+    continuation: String,
+    /// Wrap the prompt in the model's chat template as a user message.
+    #[arg(long)]
+    chat: bool,
+    /// Print `{"tokens", "token_ids", "logprobs", "total"}` as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `bip lm score` on `device`.
+pub(super) fn score<B: Backend>(
+    args: &ScoreArgs,
+    device: &B::Device,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
+    let model = load::<B>(&args.model, device)?;
+    let prompt = chat_or_plain(&model, &args.prompt, args.chat)?;
+    let request = ScoreRequest {
+        prompt: &prompt,
+        continuation: &args.continuation,
+    };
+    let scored = model
+        .score(
+            &mut PrefixCache::default(),
+            &[request],
+            &ScoreOptions::default(),
+        )
+        .context("scoring the continuation")?;
+    let scored = scored.into_iter().next().context("no score returned")?;
+    let texts = model.tokenizer().token_texts(&scored.tokens);
+    if args.json {
+        let doc = serde_json::json!({
+            "tokens": texts,
+            "token_ids": scored.tokens,
+            "logprobs": scored.logprobs,
+            "total": scored.total(),
+        });
+        out.print(&format!("{doc}\n"))?;
+    } else {
+        let mut text = format!("{:>8}  {:>10}  token\n", "id", "logprob");
+        for ((token, id), lp) in texts.iter().zip(&scored.tokens).zip(&scored.logprobs) {
+            text += &format!("{id:>8}  {lp:>10.4}  {token:?}\n");
+        }
+        let mean = scored.mean().unwrap_or(0.0);
+        text += &format!(
+            "total {:.4} over {} tokens (mean {mean:.4})\n",
+            scored.total(),
+            scored.tokens.len()
+        );
+        out.print(&text)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
