@@ -81,20 +81,29 @@ impl CalibrationFile {
 pub fn mean_log_likelihood(episodes: &[Episode], beta: f64) -> Result<(f64, usize), EngineError> {
     let policy = PlannerPolicy::new(beta)?;
     let results = infer_all(episodes, &policy, &BatchOptions::default(), &|| {});
-    let (mut total, mut n) = (0.0, 0usize);
+    let mut answered = Vec::new();
     for (episode, result) in episodes.iter().zip(results) {
         let inference = result?;
-        for (question, answer) in episode.questions().iter().zip(&inference.answers) {
-            if let Some(Expected::Option(i)) = question.expected {
-                total += answer
-                    .posterior
-                    .get(i)
-                    .copied()
-                    .unwrap_or(0.0)
-                    .max(1e-12)
-                    .ln();
-                n += 1;
-            }
+        for (question, answer) in episode.questions().iter().zip(inference.answers) {
+            answered.push((question.expected, answer.posterior));
+        }
+    }
+    mean_log_correct(answered.iter().map(|(e, p)| (*e, p.as_slice())))
+}
+
+/// Mean log probability of the correct option over the questions with an expected option,
+/// given each question's expected answer and posterior over its options; and how many.
+///
+/// # Errors
+/// [`EngineError::InvalidParameter`] when no question has an expected option.
+pub(crate) fn mean_log_correct<'a>(
+    answered: impl IntoIterator<Item = (Option<Expected>, &'a [f64])>,
+) -> Result<(f64, usize), EngineError> {
+    let (mut total, mut n) = (0.0, 0usize);
+    for (expected, posterior) in answered {
+        if let Some(Expected::Option(i)) = expected {
+            total += posterior.get(i).copied().unwrap_or(0.0).max(1e-12).ln();
+            n += 1;
         }
     }
     if n == 0 {
@@ -107,35 +116,43 @@ pub fn mean_log_likelihood(episodes: &[Episode], beta: f64) -> Result<(f64, usiz
     Ok((total / n as f64, n))
 }
 
+/// The x in `[low, high]` that maximises `score`, by golden-section search until the
+/// bracket is narrower than `tolerance` (`score` must be single-peaked there).
+///
+/// # Errors
+/// The first error of `score`.
+pub(crate) fn golden_section_max(
+    score: impl Fn(f64) -> Result<f64, EngineError>,
+    (mut low, mut high): (f64, f64),
+    tolerance: f64,
+) -> Result<f64, EngineError> {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let mut x1 = high - ratio * (high - low);
+    let mut x2 = low + ratio * (high - low);
+    let (mut f1, mut f2) = (score(x1)?, score(x2)?);
+    while high - low > tolerance {
+        if f1 < f2 {
+            (low, x1, f1) = (x1, x2, f2);
+            x2 = low + ratio * (high - low);
+            f2 = score(x2)?;
+        } else {
+            (high, x2, f2) = (x2, x1, f1);
+            x1 = high - ratio * (high - low);
+            f1 = score(x1)?;
+        }
+    }
+    Ok((low + high) / 2.0)
+}
+
 /// Fits β by golden-section search on log β over [`BETA_RANGE`] (the mean log-likelihood
 /// is smooth and, in practice, single-peaked in β), to a relative precision of about 1%.
 ///
 /// # Errors
 /// As [`mean_log_likelihood`].
 pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, EngineError> {
-    let score = |log_beta: f64| mean_log_likelihood(episodes, log_beta.exp());
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut low, mut high) = (BETA_RANGE.0.ln(), BETA_RANGE.1.ln());
-    let mut x1 = high - ratio * (high - low);
-    let mut x2 = low + ratio * (high - low);
-    let mut f1 = score(x1)?.0;
-    let mut f2 = score(x2)?.0;
-    while high - low > 0.01 {
-        if f1 < f2 {
-            low = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = low + ratio * (high - low);
-            f2 = score(x2)?.0;
-        } else {
-            high = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = high - ratio * (high - low);
-            f1 = score(x1)?.0;
-        }
-    }
-    let beta = ((low + high) / 2.0).exp();
+    let score = |log_beta: f64| mean_log_likelihood(episodes, log_beta.exp()).map(|(ll, _)| ll);
+    let range = (BETA_RANGE.0.ln(), BETA_RANGE.1.ln());
+    let beta = golden_section_max(score, range, 0.01)?.exp();
     let (mean_log_likelihood, questions) = mean_log_likelihood(episodes, beta)?;
     Ok(CalibrationFile {
         format: CALIBRATION_FORMAT.to_string(),

@@ -18,6 +18,19 @@ mod run;
 pub use coverage::{risk_coverage, risk_coverage_csv, RISK_COVERAGE_COLUMNS};
 pub use run::{evaluate, EvaluateOptions, EvaluationRun};
 
+/// Accuracy of one group of questions, with its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct GroupAccuracy {
+    /// Questions.
+    pub n: usize,
+    /// Answered as expected.
+    pub correct: usize,
+    /// `correct / n`.
+    pub accuracy: f64,
+    /// 95% percentile interval, resampling whole episodes (or stories) within the group.
+    pub ci95: [f64; 2],
+}
+
 /// Bootstrap resamples drawn for the confidence interval.
 pub const BOOTSTRAP_RESAMPLES: usize = 2000;
 

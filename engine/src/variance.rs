@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use bip_episodes::{option_index, option_letter, Expected, Question, QuestionLabel};
 
 use crate::answer::Answer;
-use crate::evaluation::{by_type, Evaluation, Outcome};
+use crate::evaluation::{by_type, Evaluation, GroupAccuracy, Outcome};
 use crate::stats::{holm, mcnemar_exact};
 
 mod merge;
@@ -173,19 +173,6 @@ pub struct VariantRun {
     pub items: Vec<(String, Outcome)>,
     /// Inputs that could not be read.
     pub unreadable: usize,
-}
-
-/// Accuracy of a group with its bootstrap interval.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GroupAccuracy {
-    /// Questions.
-    pub n: usize,
-    /// Answered as expected.
-    pub correct: usize,
-    /// `correct / n`.
-    pub accuracy: f64,
-    /// 95% percentile interval, resampling whole episodes.
-    pub ci95: [f64; 2],
 }
 
 /// A variant against the baseline on the items both scored.

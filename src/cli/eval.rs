@@ -25,6 +25,7 @@ const DEFAULT_MARGIN_TEXT: &str = "0.02";
 const BOOTSTRAP_SEED: u64 = 0;
 
 /// Arguments of `bip eval`.
+// Files, --json, the policy and trust flags are `bip infer`'s too, with help in eval's words.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// Episode files: `.jsonl` (one episode a line) or `.json`.

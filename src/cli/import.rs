@@ -33,6 +33,7 @@ enum Format {
 }
 
 /// Arguments of `bip import mmtom`.
+// The flags of `bip import hitom` too, each with help in this format's words.
 #[derive(Debug, Args)]
 struct MmtomArgs {
     /// The questions (JSONL).

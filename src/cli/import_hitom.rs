@@ -12,6 +12,7 @@ use super::import_output::{ImportOutputs, ReportLine};
 use super::output::Output;
 
 /// Arguments of `bip import hitom`.
+// The flags of `bip import mmtom` too, each with help in this format's words.
 #[derive(Debug, Args)]
 pub struct HitomArgs {
     /// The records (JSONL).

@@ -18,6 +18,7 @@ use super::policy::PolicyArgs;
 use super::{render, render_nested};
 
 /// Arguments of `bip infer`.
+// Files, --json, the policy and trust flags are `bip eval`'s too, with help in infer's words.
 #[derive(Debug, Args)]
 pub struct InferArgs {
     /// Episode files (`bip-episode/1` JSON): single-agent episodes or stories, not both.

@@ -16,6 +16,7 @@ mod output;
 mod policy;
 mod progress;
 mod render;
+mod render_lines;
 mod render_nested;
 mod theme;
 mod theme_apply;

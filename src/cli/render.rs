@@ -6,6 +6,10 @@ use bip::engine::evaluation::Evaluation;
 use bip::engine::report::{QuestionReport, Report};
 use bip::episodes::{option_letter, Episode, Question};
 
+use super::render_lines::{
+    accuracy_header, option_line, question_header, summary_line, verdict_line,
+};
+
 /// Renders the report as text, one block per episode and question.
 pub fn report(episodes: &[Episode], report: &Report) -> String {
     let mut out = String::new();
@@ -51,59 +55,31 @@ pub fn report(episodes: &[Episode], report: &Report) -> String {
             question_block(&mut out, question, q);
         }
     }
-    let s = &report.summary;
-    let _ = writeln!(
-        out,
-        "{} questions, {} with expected answers, {} correct, {} ties",
-        s.questions, s.with_expected, s.correct, s.ties
-    );
+    summary_line(&mut out, report);
     out
 }
 
 /// One question: its options with their probabilities, the answer and the margin.
 fn question_block(out: &mut String, question: &Question, q: &QuestionReport) {
-    let label = q
-        .label
-        .as_ref()
-        .map(|l| format!(" [{l}]"))
-        .unwrap_or_default();
-    let _ = writeln!(out, "  {}{label} after {} actions", q.id, q.at);
-    if let Some(text) = &question.text {
-        let _ = writeln!(out, "    {text}");
-    }
+    question_header(out, question.text.as_deref(), q, "actions");
     // By position: the posterior's keys sort as text ("option27" before "p").
     for (i, option) in question.options.iter().enumerate() {
         let letter = option_letter(i);
         let p = q.posterior.get(&letter).copied().unwrap_or(f64::NAN);
-        let chosen = if q.answer.as_deref() == Some(letter.as_str()) {
-            "→"
-        } else {
-            " "
-        };
         let text = option
             .text
             .clone()
             .unwrap_or_else(|| format!("option {}", i + 1));
-        let _ = writeln!(out, "    {chosen} {letter}  {p:.3}  {text}");
+        option_line(out, q, &letter, p, &text);
     }
-    let verdict = match (&q.answer, &q.expected, q.correct) {
-        (None, _, _) => "tie: no answer".to_string(),
-        (Some(a), Some(x), Some(true)) => format!("answer {a}, expected {x}: correct"),
-        (Some(a), Some(x), _) => format!("answer {a}, expected {x}: WRONG"),
-        (Some(a), None, _) => format!("answer {a}"),
-    };
-    let _ = writeln!(out, "    {verdict}, margin {:.3}", q.margin);
+    verdict_line(out, q);
 }
 
 /// Renders an evaluation as a small table, with abstention and calibration lines when
 /// present.
 pub fn evaluation(e: &Evaluation) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<6} {:>6} {:>8} {:>9}",
-        "type", "n", "correct", "accuracy"
-    );
+    accuracy_header(&mut out, "type", 6);
     for (label, a) in &e.by_type {
         let _ = writeln!(
             out,

@@ -6,6 +6,10 @@ use bip::engine::nested::{GroupAccuracy, StoryEvaluation};
 use bip::engine::report::Report;
 use bip::episodes::Story;
 
+use super::render_lines::{
+    accuracy_header, option_line, question_header, summary_line, verdict_line,
+};
+
 fn row(out: &mut String, name: &str, a: &GroupAccuracy) {
     let _ = writeln!(
         out,
@@ -21,11 +25,7 @@ fn row(out: &mut String, name: &str, a: &GroupAccuracy) {
 /// The report of `bip eval` on stories: every facet, then the whole.
 pub fn evaluation(e: &StoryEvaluation) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<14} {:>6} {:>8} {:>9}",
-        "group", "n", "correct", "accuracy"
-    );
+    accuracy_header(&mut out, "group", 14);
     for (facet, values) in &e.by {
         for (value, a) in values {
             row(&mut out, &format!("{facet} {value}"), a);
@@ -59,15 +59,7 @@ pub fn report(stories: &[Story], report: &Report) -> String {
         let source = e.source.as_deref().unwrap_or("-");
         let _ = writeln!(out, "{} ({source}), nested beliefs", e.id);
         for (question, q) in story.questions().iter().zip(&e.questions) {
-            let label = q
-                .label
-                .as_ref()
-                .map(|l| format!(" [{l}]"))
-                .unwrap_or_default();
-            let _ = writeln!(out, "  {}{label} after {} events", q.id, q.at);
-            if let Some(text) = &question.text {
-                let _ = writeln!(out, "    {text}");
-            }
+            question_header(&mut out, question.text.as_deref(), q, "events");
             let mut ranked: Vec<(usize, &f64)> = q.posterior.values().enumerate().collect();
             ranked.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(&b.0)));
             for (i, p) in ranked.into_iter().filter(|(_, p)| **p > 0.0005).take(5) {
@@ -76,27 +68,11 @@ pub fn report(stories: &[Story], report: &Report) -> String {
                     .text
                     .clone()
                     .unwrap_or_else(|| format!("option {letter}"));
-                let chosen = if q.answer.as_deref() == Some(letter.as_str()) {
-                    "→"
-                } else {
-                    " "
-                };
-                let _ = writeln!(out, "    {chosen} {letter}  {p:.3}  {text}");
+                option_line(&mut out, q, &letter, *p, &text);
             }
-            let verdict = match (&q.answer, &q.expected, q.correct) {
-                (None, _, _) => "tie: no answer".to_string(),
-                (Some(a), Some(x), Some(true)) => format!("answer {a}, expected {x}: correct"),
-                (Some(a), Some(x), _) => format!("answer {a}, expected {x}: WRONG"),
-                (Some(a), None, _) => format!("answer {a}"),
-            };
-            let _ = writeln!(out, "    {verdict}, margin {:.3}", q.margin);
+            verdict_line(&mut out, q);
         }
     }
-    let s = &report.summary;
-    let _ = writeln!(
-        out,
-        "{} questions, {} with expected answers, {} correct, {} ties",
-        s.questions, s.with_expected, s.correct, s.ties
-    );
+    summary_line(&mut out, report);
     out
 }

@@ -1,9 +1,9 @@
 //! Fitting the trust to stories with known answers: the τ that maximises the mean log
 //! probability of the correct options.
 
-use bip_episodes::{Expected, Story};
+use bip_episodes::Story;
 
-use crate::calibrate::{CalibrationFile, CALIBRATION_FORMAT};
+use crate::calibrate::{golden_section_max, mean_log_correct, CalibrationFile, CALIBRATION_FORMAT};
 use crate::error::EngineError;
 
 use super::batch::infer_stories;
@@ -17,24 +17,15 @@ use super::trust::{Trust, TRUST_RANGE};
 /// an expected option.
 pub fn trust_log_likelihood(stories: &[Story], trust: f64) -> Result<(f64, usize), EngineError> {
     let trust = Trust::new(trust)?;
-    let (mut total, mut n) = (0.0, 0usize);
-    for (story, inference) in stories.iter().zip(infer_stories(stories, trust)) {
-        for (question, answer) in story.questions().iter().zip(&inference.answers) {
-            if let Some(Expected::Option(i)) = question.expected {
-                let p = answer.posterior.get(i).copied().unwrap_or(0.0);
-                total += p.max(1e-12).ln();
-                n += 1;
-            }
-        }
-    }
-    if n == 0 {
-        return Err(EngineError::InvalidParameter {
-            name: "questions with an expected option",
-            value: 0.0,
-            reason: "calibration needs at least one",
+    let inferences = infer_stories(stories, trust);
+    let answered = stories
+        .iter()
+        .zip(&inferences)
+        .flat_map(|(story, inference)| {
+            let expected = story.questions().iter().map(|q| q.expected);
+            expected.zip(inference.answers.iter().map(|a| a.posterior.as_slice()))
         });
-    }
-    Ok((total / n as f64, n))
+    mean_log_correct(answered)
 }
 
 /// Fits τ by golden-section search over [`TRUST_RANGE`] (the log-likelihood is a sum of
@@ -44,23 +35,7 @@ pub fn trust_log_likelihood(stories: &[Story], trust: f64) -> Result<(f64, usize
 /// As [`trust_log_likelihood`].
 pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, EngineError> {
     let score = |t: f64| trust_log_likelihood(stories, t).map(|(ll, _)| ll);
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut low, mut high) = TRUST_RANGE;
-    let mut x1 = high - ratio * (high - low);
-    let mut x2 = low + ratio * (high - low);
-    let (mut f1, mut f2) = (score(x1)?, score(x2)?);
-    while high - low > 0.001 {
-        if f1 < f2 {
-            (low, x1, f1) = (x1, x2, f2);
-            x2 = low + ratio * (high - low);
-            f2 = score(x2)?;
-        } else {
-            (high, x2, f2) = (x2, x1, f1);
-            x1 = high - ratio * (high - low);
-            f1 = score(x1)?;
-        }
-    }
-    let trust = (low + high) / 2.0;
+    let trust = golden_section_max(score, TRUST_RANGE, 0.001)?;
     let (mean_log_likelihood, questions) = trust_log_likelihood(stories, trust)?;
     Ok(CalibrationFile {
         format: CALIBRATION_FORMAT.to_string(),

@@ -8,24 +8,11 @@ use serde::Serialize;
 
 use bip_episodes::Story;
 
-use crate::evaluation::{cluster_bootstrap, Evaluation, Outcome};
+use crate::evaluation::{cluster_bootstrap, Evaluation, GroupAccuracy, Outcome};
 use crate::report::{fnv1a, Asked, EpisodeReport, Prediction};
 
 use super::batch::{infer_stories, StoryInference};
 use super::trust::Trust;
-
-/// Accuracy of one group of questions, with its 95% interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct GroupAccuracy {
-    /// Questions.
-    pub n: usize,
-    /// Answered as expected.
-    pub correct: usize,
-    /// `correct / n`.
-    pub accuracy: f64,
-    /// 95% percentile interval, resampling whole stories within the group.
-    pub ci95: [f64; 2],
-}
 
 /// The report of `bip eval` on stories.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -16,11 +16,10 @@ pub mod generate;
 mod session;
 mod trust;
 
+pub use crate::evaluation::GroupAccuracy;
 pub use batch::{infer_stories, infer_story, StoryInference};
 pub use belief::LocationBelief;
 pub use calibrate::{fit_trust, trust_log_likelihood};
-pub use evaluate::{
-    evaluate_stories, story_predictions, story_report, GroupAccuracy, StoryEvaluation, StoryRun,
-};
+pub use evaluate::{evaluate_stories, story_predictions, story_report, StoryEvaluation, StoryRun};
 pub use session::{Chain, NestedInference};
 pub use trust::{Trust, DEFAULT_TRUST, TRUST_RANGE};
