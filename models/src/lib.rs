@@ -71,7 +71,9 @@ pub mod lora;
 mod model;
 mod nn;
 mod prefix;
+pub mod remote;
 mod score;
+mod score_cache;
 mod softmax;
 pub mod tokenizer;
 pub mod train;
@@ -99,10 +101,12 @@ pub use load::{LoadOptions, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT};
 pub use lora::{LoraAdapter, LoraConfig, LoraModule, LoraPair, MAX_LORA_SCALE};
 pub use model::LanguageModel;
 pub use prefix::{CacheStats, PrefixCache, DEFAULT_CACHE_TOKENS};
+pub use remote::{Endpoint, RemoteModel, RemoteOptions};
 pub use score::{
     encode_requests, score_tokens, EncodedRequest, ScoreOptions, ScoreRequest, Scored,
     TokenRequest, DEFAULT_MAX_BATCH_TOKENS, DEFAULT_MIN_PREFIX_PASS,
 };
+pub use score_cache::{ScoreCache, ScoreCacheStats};
 pub use tokenizer::{ChatTemplate, Tokenizer};
 pub use train::{
     LoraTrainer, TextPair, TokenPair, TrainEvent, TrainOptions, TrainOutcome, TrainRun,

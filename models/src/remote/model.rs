@@ -1,0 +1,257 @@
+//! [`RemoteModel`]: per-token log-probabilities from a model a serving engine runs.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, OnceLock};
+
+use super::align::{Alignment, PROBE};
+use super::echo::{self, Echo};
+use super::endpoint::Endpoint;
+use super::http::{remote, Client, HttpOptions};
+use super::tokenize::{check, ServerTokenizer};
+use crate::error::{ModelError, Result};
+use crate::tokenizer::Tokenizer;
+
+/// How a [`RemoteModel`] asks its engine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RemoteOptions {
+    /// Timeouts and retries.
+    pub http: HttpOptions,
+    /// Requests in flight at once (the engine batches them).
+    pub concurrency: usize,
+    /// Top log-probabilities asked per position when the engine gives a token's own one
+    /// only among the previous position's top k ([`Alignment::Previous`]).
+    pub top_k: usize,
+    /// Most top log-probabilities asked for when a token was not among the first `top_k`
+    /// (the request is repeated with 8× as many, up to this).
+    pub max_top_k: usize,
+    /// Where the engine puts each token's log-probability; `None` tells from a probe.
+    pub alignment: Option<Alignment>,
+}
+
+impl Default for RemoteOptions {
+    fn default() -> Self {
+        Self {
+            http: HttpOptions::default(),
+            concurrency: 4,
+            top_k: 20,
+            max_top_k: 1280,
+            alignment: None,
+        }
+    }
+}
+
+/// One text to score: `tokens` are bip's tokens of `text`, the last `continuation` of
+/// which are scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemoteRequest<'a> {
+    /// Prompt and continuation, as one text (engines take text, not token ids).
+    pub text: &'a str,
+    /// bip's tokens of `text` (BOS first when the model uses one).
+    pub tokens: &'a [u32],
+    /// How many of the last `tokens` are scored.
+    pub continuation: usize,
+}
+
+/// A language model served by an OpenAI-compatible engine, scored through its
+/// `/completions` route with `echo` and `logprobs`, over bip's own tokenizer for it.
+///
+/// Every text is checked to split into exactly bip's tokens on the engine before its
+/// scores are used; a different split is refused, never scored.
+pub struct RemoteModel {
+    endpoint: Endpoint,
+    tokenizer: Tokenizer,
+    client: Client,
+    options: RemoteOptions,
+    alignment: OnceLock<Alignment>,
+    server_tokenizer: ServerTokenizer,
+    tokens_sent: AtomicU64,
+}
+
+impl RemoteModel {
+    /// Connects to `endpoint`: checks that the engine tokenizes a probe text as
+    /// `tokenizer` does and finds where it puts each token's log-probability.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::Remote`] naming the endpoint: unreachable, no echoed log-probabilities,
+    /// a tokenizer that does not match, or an alignment it cannot tell.
+    pub fn connect(
+        endpoint: Endpoint,
+        tokenizer: Tokenizer,
+        options: RemoteOptions,
+    ) -> Result<Self> {
+        let model = Self {
+            client: Client::new(options.http, options.concurrency),
+            endpoint,
+            tokenizer,
+            options,
+            alignment: OnceLock::new(),
+            server_tokenizer: ServerTokenizer::new(),
+            tokens_sent: AtomicU64::new(0),
+        };
+        let tokens = model.tokenizer.encode_prompt(PROBE)?;
+        model.check_tokens(PROBE, &tokens)?;
+        let echo = echo::fetch(&model.client, &model.endpoint, PROBE, 5)?;
+        model.echo_offset(&echo, &tokens)?;
+        let alignment = match options.alignment {
+            Some(a) => a,
+            None => Alignment::detect(&echo).map_err(|p| model.error(p))?,
+        };
+        let _ = model.alignment.set(alignment);
+        Ok(model)
+    }
+
+    /// The endpoint.
+    pub fn endpoint(&self) -> &Endpoint {
+        &self.endpoint
+    }
+
+    /// bip's tokenizer for the served model.
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// Where the engine puts each token's log-probability.
+    pub fn alignment(&self) -> Option<Alignment> {
+        self.alignment.get().copied()
+    }
+
+    /// Tokens sent for scoring so far (the engine may share prefixes among them).
+    pub fn tokens_sent(&self) -> u64 {
+        self.tokens_sent.load(Ordering::Relaxed)
+    }
+
+    /// Scores `requests`, up to [`RemoteOptions::concurrency`] at once, handing each
+    /// continuation's log-probabilities to `done` (with its index) as it arrives, so that
+    /// what was scored is kept even when a later request fails.
+    ///
+    /// # Errors
+    ///
+    /// The first failure, by request order ([`ModelError::Remote`] naming the endpoint),
+    /// or what `done` returned; requests not yet sent then are not sent.
+    pub fn score(
+        &self,
+        requests: &[RemoteRequest<'_>],
+        done: &mut dyn FnMut(usize, Vec<f32>) -> Result<()>,
+    ) -> Result<()> {
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let workers = self.options.concurrency.clamp(1, requests.len().max(1));
+        let mut failure: Option<(usize, ModelError)> = None;
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            for _ in 0..workers {
+                let tx = tx.clone();
+                let (next, stop) = (&next, &stop);
+                scope.spawn(move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= requests.len() || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if tx.send((i, self.score_one(&requests[i]))).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(tx);
+            for (i, result) in rx {
+                let result = result.and_then(|logprobs| done(i, logprobs));
+                if let Err(e) = result {
+                    stop.store(true, Ordering::Relaxed);
+                    if failure.as_ref().is_none_or(|(j, _)| i < *j) {
+                        failure = Some((i, e));
+                    }
+                }
+            }
+        });
+        failure.map_or(Ok(()), |(_, e)| Err(e))
+    }
+
+    fn score_one(&self, request: &RemoteRequest<'_>) -> Result<Vec<f32>> {
+        let tokens = request.tokens;
+        if request.continuation >= tokens.len() {
+            return Err(self.error("a request has no prompt tokens before its continuation"));
+        }
+        self.check_tokens(request.text, tokens)?;
+        let alignment = self.alignment().unwrap_or(Alignment::Own);
+        let mut k = match alignment {
+            Alignment::Own => 1,
+            Alignment::Previous => self.options.top_k.max(1),
+        };
+        loop {
+            let echo = echo::fetch(&self.client, &self.endpoint, request.text, k)?;
+            let offset = self.echo_offset(&echo, tokens)?;
+            let first = tokens.len() - request.continuation;
+            let found: Vec<Option<f64>> = (first..tokens.len())
+                .map(|j| alignment.read(&echo, offset + j - self.bos_skipped(tokens)))
+                .collect();
+            if let Some(logprobs) = found.iter().copied().collect::<Option<Vec<f64>>>() {
+                self.tokens_sent
+                    .fetch_add(tokens.len() as u64, Ordering::Relaxed);
+                return Ok(logprobs.into_iter().map(|l| l as f32).collect());
+            }
+            if k >= self.options.max_top_k || alignment == Alignment::Own {
+                let missing = found.iter().position(Option::is_none).unwrap_or(0) + first;
+                return Err(self.error(format!(
+                    "the engine gave no log-probability for token {missing} ({:?}) of {:?} \
+                     among its top {k}",
+                    self.tokenizer
+                        .token_texts(&tokens[missing..=missing])
+                        .join(""),
+                    request.text
+                )));
+            }
+            k = (k * 8).min(self.options.max_top_k);
+        }
+    }
+
+    /// Checks the engine's tokens for `text` against bip's.
+    fn check_tokens(&self, text: &str, tokens: &[u32]) -> Result<()> {
+        let server = self
+            .server_tokenizer
+            .ids(&self.client, &self.endpoint, text)?;
+        check(
+            &self.endpoint,
+            &server,
+            tokens,
+            self.tokenizer.bos_token(),
+            |ids| format!("{:?}", self.tokenizer.token_texts(ids)),
+        )
+    }
+
+    /// 1 when `tokens` begin with the BOS token (which engines do not all echo).
+    fn bos_skipped(&self, tokens: &[u32]) -> usize {
+        usize::from(
+            tokens
+                .first()
+                .is_some_and(|t| Some(*t) == self.tokenizer.bos_token()),
+        )
+    }
+
+    /// The echo position of bip's first token after any BOS: 0, or 1 when the engine
+    /// echoes a BOS token bip's tokens lack; checked by comparing every token's text.
+    fn echo_offset(&self, echo: &Echo, tokens: &[u32]) -> Result<usize> {
+        let texts = self
+            .tokenizer
+            .token_texts(&tokens[self.bos_skipped(tokens)..]);
+        let matches = |offset: usize| {
+            echo.tokens.len() >= offset + texts.len()
+                && texts
+                    .iter()
+                    .zip(&echo.tokens[offset..])
+                    .all(|(ours, theirs)| ours == theirs || ours.contains('\u{fffd}'))
+        };
+        (0..2).find(|&o| matches(o)).ok_or_else(|| {
+            self.error(format!(
+                "the engine echoed tokens other than bip's ({} against bip's {}): its \
+                 tokenizer does not match",
+                echo.tokens.len(),
+                texts.len()
+            ))
+        })
+    }
+
+    fn error(&self, problem: impl Into<String>) -> ModelError {
+        remote(&self.endpoint.to_string(), problem)
+    }
+}
