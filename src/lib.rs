@@ -33,6 +33,8 @@ pub use bip_episodes as episodes;
 pub use bip_models as models;
 pub use bip_themes as themes;
 
+pub mod cached;
 pub mod io;
 pub mod plot;
+pub mod remote;
 pub mod scorer;

@@ -4,6 +4,8 @@
 use std::sync::Mutex;
 
 use bip_engine::{PolicyFailure, TextRequest, TextScore, TextScorer};
+
+use crate::cached::TokenScorer;
 use bip_models::burn::tensor::backend::Backend;
 use bip_models::{
     encode_requests, EncodedRequest, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest,
@@ -16,6 +18,7 @@ use bip_models::{
 /// calls, so an episode's layout is computed once and each step's shared part once.
 pub struct ModelScorer<B: Backend> {
     name: String,
+    identity: String,
     model: LanguageModel<B>,
     cache: Mutex<PrefixCache<B>>,
 }
@@ -25,9 +28,18 @@ impl<B: Backend> ModelScorer<B> {
     pub fn new(model: LanguageModel<B>) -> Self {
         Self {
             name: model_name(&model),
+            identity: format!("local {}", file_identity(&model.info().path)),
             model,
             cache: Mutex::new(PrefixCache::default()),
         }
+    }
+
+    /// The same scorer, its identity (the score cache's key) noting the LoRA adapter in
+    /// `dir` that was merged into the model.
+    pub fn with_adapter(mut self, dir: &std::path::Path) -> Self {
+        let weights = dir.join("adapter_model.safetensors");
+        self.identity = format!("{} + adapter {}", self.identity, file_identity(&weights));
+        self
     }
 }
 
@@ -63,6 +75,7 @@ where
 /// twin, `log_softmax(s_L + α (s_E − s_N))` per token.
 pub struct W2sScorer<B: Backend> {
     name: String,
+    identity: String,
     w2s: Mutex<WeakToStrong<B>>,
 }
 
@@ -76,8 +89,16 @@ impl<B: Backend> W2sScorer<B> {
             model_name(w2s.naive()),
             w2s.alpha()
         );
+        let identity = format!(
+            "w2s α={} L={} E={} N={}",
+            w2s.alpha(),
+            file_identity(&w2s.large().info().path),
+            file_identity(&w2s.expert().info().path),
+            file_identity(&w2s.naive().info().path)
+        );
         Self {
             name,
+            identity,
             w2s: Mutex::new(w2s),
         }
     }
@@ -104,6 +125,100 @@ where
             .map(|w| w.stats().tokens_computed())
             .unwrap_or(0)
     }
+}
+
+impl<B: Backend> TokenScorer for ModelScorer<B>
+where
+    LanguageModel<B>: Send + Sync,
+    PrefixCache<B>: Send,
+{
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn identity(&self) -> String {
+        self.identity.clone()
+    }
+
+    fn encode(&self, requests: &[TextRequest<'_>]) -> Result<Vec<EncodedRequest>, PolicyFailure> {
+        Ok(encode_requests(
+            self.model.tokenizer(),
+            &score_requests(requests),
+        )?)
+    }
+
+    fn score_encoded(
+        &self,
+        _texts: &[TextRequest<'_>],
+        encoded: &[EncodedRequest],
+        done: &mut dyn FnMut(usize, Vec<f32>) -> Result<(), PolicyFailure>,
+    ) -> Result<(), PolicyFailure> {
+        let mut cache = self.cache.lock().map_err(|_| POISONED)?;
+        let options = ScoreOptions::default();
+        let scored = self
+            .model
+            .score_tokens(&mut cache, &token_requests(encoded), &options)?;
+        scored
+            .into_iter()
+            .enumerate()
+            .try_for_each(|(i, s)| done(i, s.logprobs))
+    }
+
+    fn tokens_computed(&self) -> u64 {
+        TextScorer::tokens_computed(self)
+    }
+}
+
+impl<B: Backend> TokenScorer for W2sScorer<B>
+where
+    WeakToStrong<B>: Send,
+{
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn identity(&self) -> String {
+        self.identity.clone()
+    }
+
+    fn encode(&self, requests: &[TextRequest<'_>]) -> Result<Vec<EncodedRequest>, PolicyFailure> {
+        let w2s = self.w2s.lock().map_err(|_| POISONED)?;
+        Ok(encode_requests(
+            w2s.large().tokenizer(),
+            &score_requests(requests),
+        )?)
+    }
+
+    fn score_encoded(
+        &self,
+        _texts: &[TextRequest<'_>],
+        encoded: &[EncodedRequest],
+        done: &mut dyn FnMut(usize, Vec<f32>) -> Result<(), PolicyFailure>,
+    ) -> Result<(), PolicyFailure> {
+        let mut w2s = self.w2s.lock().map_err(|_| POISONED)?;
+        let scored = w2s.score_tokens(&token_requests(encoded), &ScoreOptions::default())?;
+        scored
+            .into_iter()
+            .enumerate()
+            .try_for_each(|(i, s)| done(i, s.logprobs))
+    }
+
+    fn tokens_computed(&self) -> u64 {
+        TextScorer::tokens_computed(self)
+    }
+}
+
+/// A file as a score cache's identity knows it: its path, size and modification time,
+/// so that a file replaced in place is a different model.
+pub fn file_identity(path: &std::path::Path) -> String {
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let meta = std::fs::metadata(&path).ok();
+    let size = meta.as_ref().map_or(0, |m| m.len());
+    let modified = meta
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs());
+    format!("{} ({size} bytes, modified {modified})", path.display())
 }
 
 const POISONED: &str = "the model's cache was poisoned by a panic";

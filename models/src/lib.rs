@@ -96,7 +96,7 @@ pub use cache::KvCache;
 pub use config::LlamaConfig;
 pub use error::{ModelError, Result};
 pub use generate::{generate_greedy, Generation};
-pub use info::{ModelInfo, TokenizerInfo};
+pub use info::{read_tokenizer, ModelInfo, TokenizerInfo};
 pub use load::{LoadOptions, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT};
 pub use lora::{LoraAdapter, LoraConfig, LoraModule, LoraPair, MAX_LORA_SCALE};
 pub use model::LanguageModel;

@@ -30,6 +30,12 @@ pub struct ScoreCache {
     loaded: u64,
 }
 
+impl std::fmt::Debug for ScoreCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScoreCache").field("path", &self.path).finish_non_exhaustive()
+    }
+}
+
 /// Token ids with the number of them (at the end) that were scored.
 type Key = (Vec<u32>, usize);
 

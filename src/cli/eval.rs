@@ -122,6 +122,9 @@ pub fn run(args: &EvalArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         episodes.len(),
         seconds * 1e3 / questions.max(1) as f64
     );
+    for line in args.policy.cache_report() {
+        eprintln!("bip: {line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

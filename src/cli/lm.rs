@@ -12,6 +12,7 @@ use bip::models::{
 };
 
 use super::output::Output;
+use super::scoring::ScoringArgs;
 
 /// Arguments of `bip lm`.
 #[derive(Debug, Args)]
@@ -32,8 +33,9 @@ enum LmCommand {
 
 #[derive(Debug, Args)]
 struct ModelArgs {
-    /// A GGUF file, a Hugging Face folder, or an alias (smollm2-135m, fetched by
-    /// scripts/fetch-models.sh).
+    /// A GGUF file, a Hugging Face folder, an alias (smollm2-135m, fetched by
+    /// scripts/fetch-models.sh), or for `score` a served model (`http://HOST:PORT/v1` or
+    /// `URL#NAME`, with --tokenizer).
     #[arg(long)]
     model: String,
     /// Where to run the model: cpu, cuda (the first GPU) or cuda:N.
@@ -47,6 +49,8 @@ struct ModelArgs {
     /// shorter. Rotary tables are built for this many positions (at most 1048576).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
     max_context: usize,
+    #[command(flatten)]
+    scoring: ScoringArgs,
 }
 
 impl ModelArgs {
@@ -126,6 +130,9 @@ pub fn run(args: &LmArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     check(args)?;
     match &args.command {
         LmCommand::Inspect(a) => inspect(a, out),
+        LmCommand::Score(a) if ScoringArgs::is_served(&a.model.model) => {
+            super::lm_remote::score(&a.model.scoring, &a.model.model, a.chat, a.json, (&a.prompt, &a.continuation), out)
+        }
         LmCommand::Score(a) => a.model.device.run(OnModel::Score(a, out))?,
         LmCommand::Generate(a) => a.model.device.run(OnModel::Generate(a, out))?,
     }
@@ -205,25 +212,33 @@ fn score<B: Backend>(
         .context("scoring the continuation")?;
     let scored = scored.into_iter().next().context("no score returned")?;
     let texts = model.tokenizer().token_texts(&scored.tokens);
-    if args.json {
+    print_scores(args.json, &texts, &scored.tokens, &scored.logprobs, out)
+}
+
+/// Prints one continuation's per-token scores: a table, or JSON with `--json`.
+pub(super) fn print_scores(
+    json: bool,
+    texts: &[String],
+    ids: &[u32],
+    logprobs: &[f32],
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
+    let total: f64 = logprobs.iter().map(|&l| f64::from(l)).sum();
+    if json {
         let doc = serde_json::json!({
             "tokens": texts,
-            "token_ids": scored.tokens,
-            "logprobs": scored.logprobs,
-            "total": scored.total(),
+            "token_ids": ids,
+            "logprobs": logprobs,
+            "total": total,
         });
         out.print(&format!("{doc}\n"))?;
     } else {
         let mut text = format!("{:>8}  {:>10}  token\n", "id", "logprob");
-        for ((token, id), lp) in texts.iter().zip(&scored.tokens).zip(&scored.logprobs) {
+        for ((token, id), lp) in texts.iter().zip(ids).zip(logprobs) {
             text += &format!("{id:>8}  {lp:>10.4}  {token:?}\n");
         }
-        let mean = scored.mean().unwrap_or(0.0);
-        text += &format!(
-            "total {:.4} over {} tokens (mean {mean:.4})\n",
-            scored.total(),
-            scored.tokens.len()
-        );
+        let mean = total / ids.len().max(1) as f64;
+        text += &format!("total {total:.4} over {} tokens (mean {mean:.4})\n", ids.len());
         out.print(&text)?;
     }
     Ok(ExitCode::SUCCESS)

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
-use bip::engine::TextScorer;
+use bip::cached::TokenScorer;
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::{
     resolve_model, BackendTask, LanguageModel, LoadOptions, LoraAdapter, WeakToStrong,
@@ -33,7 +33,7 @@ pub fn scorer(
     spec: &str,
     adapter: Option<&Path>,
     options: LoadOptions,
-) -> anyhow::Result<Box<dyn TextScorer>> {
+) -> anyhow::Result<Box<dyn TokenScorer>> {
     device.into().run(Single {
         spec,
         adapter,
@@ -49,11 +49,15 @@ struct Single<'a> {
 }
 
 impl BackendTask for Single<'_> {
-    type Output = anyhow::Result<Box<dyn TextScorer>>;
+    type Output = anyhow::Result<Box<dyn TokenScorer>>;
 
     fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
         let model = load::<B>(self.spec, self.adapter, &self.options, device)?;
-        Ok(Box::new(ModelScorer::new(model)))
+        let scorer = ModelScorer::new(model);
+        Ok(Box::new(match self.adapter {
+            Some(dir) => scorer.with_adapter(dir),
+            None => scorer,
+        }))
     }
 }
 
@@ -67,7 +71,7 @@ pub fn w2s_scorer(
     naive: &str,
     alpha: f64,
     options: LoadOptions,
-) -> anyhow::Result<Box<dyn TextScorer>> {
+) -> anyhow::Result<Box<dyn TokenScorer>> {
     let models = W2s {
         large,
         expert,
@@ -90,7 +94,7 @@ struct W2s<'a> {
 }
 
 impl BackendTask for W2s<'_> {
-    type Output = anyhow::Result<Box<dyn TextScorer>>;
+    type Output = anyhow::Result<Box<dyn TokenScorer>>;
 
     fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
         // A model named for two roles (L = N, the usual set-up) is loaded once.

@@ -13,6 +13,7 @@ use bip::engine::{
 
 use bip::models::{Device, DEFAULT_MAX_CONTEXT, MAX_W2S_ALPHA};
 
+use super::scoring::ScoringArgs;
 use super::{lm, lm_load};
 
 /// The largest weight `--planner-weight` and `--lm-weight` take: a log-likelihood scaled
@@ -64,7 +65,8 @@ pub struct PolicyArgs {
     #[arg(long, conflicts_with = "beta")]
     calibration: Option<PathBuf>,
     /// Language model of the lm and hybrid policies: a GGUF file, a Hugging Face folder,
-    /// or an alias (smollm2-135m, fetched by scripts/fetch-models.sh).
+    /// an alias (smollm2-135m, fetched by scripts/fetch-models.sh), or a served model
+    /// (`http://HOST:PORT/v1` or `URL#NAME`, with --tokenizer).
     #[arg(long, default_value = "smollm2-135m")]
     model: String,
     /// A PEFT LoRA adapter folder applied to --model.
@@ -108,6 +110,8 @@ pub struct PolicyArgs {
     /// most 1048576).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
     max_context: usize,
+    #[command(flatten)]
+    scoring: ScoringArgs,
 }
 
 impl PolicyArgs {
@@ -186,7 +190,19 @@ impl PolicyArgs {
 
     fn single_scorer(&self) -> anyhow::Result<Box<dyn TextScorer>> {
         let options = lm::max_context(self.max_context)?;
-        lm_load::scorer(self.device, &self.model, self.adapter.as_deref(), options)
+        if ScoringArgs::is_served(&self.model) {
+            if self.adapter.is_some() {
+                bail!("--adapter applies to a model bip loads, not to a served one");
+            }
+            return self.scoring.cached(Box::new(self.scoring.connect(&self.model)?));
+        }
+        let scorer = lm_load::scorer(self.device, &self.model, self.adapter.as_deref(), options)?;
+        self.scoring.cached(scorer)
+    }
+
+    /// One line per score cache used, for the end of the run.
+    pub fn cache_report(&self) -> Vec<String> {
+        self.scoring.report()
     }
 
     fn w2s_scorer(&self) -> anyhow::Result<Box<dyn TextScorer>> {
@@ -194,7 +210,10 @@ impl PolicyArgs {
         else {
             bail!("--policy w2s needs --large, --expert and --naive");
         };
-        lm_load::w2s_scorer(
+        if [large, expert, naive].iter().any(|m| ScoringArgs::is_served(m)) {
+            bail!("--policy w2s scores with models bip loads; served models are not supported there yet");
+        }
+        let scorer = lm_load::w2s_scorer(
             self.device,
             large,
             expert,
@@ -202,7 +221,8 @@ impl PolicyArgs {
             naive,
             self.alpha,
             lm::max_context(self.max_context)?,
-        )
+        )?;
+        self.scoring.cached(scorer)
     }
 
     /// The calibration file given, if any.

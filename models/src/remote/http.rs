@@ -71,11 +71,23 @@ impl Client {
     /// [`ModelError::Remote`] naming `url`: the status and the engine's message, the
     /// connection failure after the last retry, or an answer that is not JSON.
     pub(crate) fn post(&self, url: &str, body: &Value) -> Result<Value> {
-        let text = body.to_string();
+        self.with_retries(url, Some(&body.to_string()))
+    }
+
+    /// GETs the JSON at `url`, retrying what may pass.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::post`].
+    pub(crate) fn get(&self, url: &str) -> Result<Value> {
+        self.with_retries(url, None)
+    }
+
+    fn with_retries(&self, url: &str, text: Option<&str>) -> Result<Value> {
         let mut wait = self.options.backoff;
         let mut tries = 0;
         loop {
-            match self.try_post(url, &text) {
+            match self.try_once(url, text) {
                 Try::Done(value) => return Ok(value),
                 Try::Fail(problem) => return Err(remote(url, problem)),
                 Try::Again(problem) if tries >= self.options.retries => {
@@ -91,12 +103,15 @@ impl Client {
         }
     }
 
-    fn try_post(&self, url: &str, text: &str) -> Try {
-        let response = self
-            .agent
-            .post(url)
-            .header("content-type", "application/json")
-            .send(text);
+    fn try_once(&self, url: &str, text: Option<&str>) -> Try {
+        let response = match text {
+            Some(text) => self
+                .agent
+                .post(url)
+                .header("content-type", "application/json")
+                .send(text),
+            None => self.agent.get(url).call(),
+        };
         let mut response = match response {
             Ok(r) => r,
             Err(e) => return transport(e),

@@ -111,6 +111,19 @@ impl RemoteModel {
         &self.tokenizer
     }
 
+    /// The served model's name: the endpoint's `#NAME`, else the first model the engine
+    /// lists at `/models` (llama.cpp lists its file), else the URL.
+    pub fn served_name(&self) -> String {
+        if let Some(name) = &self.endpoint.model {
+            return name.clone();
+        }
+        self.client
+            .get(&self.endpoint.url("/models"))
+            .ok()
+            .and_then(|v| v.pointer("/data/0/id")?.as_str().map(str::to_string))
+            .unwrap_or_else(|| self.endpoint.base.clone())
+    }
+
     /// Where the engine puts each token's log-probability.
     pub fn alignment(&self) -> Option<Alignment> {
         self.alignment.get().copied()
