@@ -102,19 +102,22 @@ impl<T: TokenScorer> TextScorer for CachedScorer<T> {
                 .collect(),
             None => vec![None; requests.len()],
         };
-        let missing: Vec<usize> = (0..requests.len()).filter(|&i| scores[i].is_none()).collect();
+        let missing: Vec<usize> = (0..requests.len())
+            .filter(|&i| scores[i].is_none())
+            .collect();
         if !missing.is_empty() {
             let texts: Vec<TextRequest<'_>> = missing.iter().map(|&i| requests[i]).collect();
             let todo: Vec<EncodedRequest> = missing.iter().map(|&i| encoded[i].clone()).collect();
             let cache = self.cache.as_deref();
-            self.inner.score_encoded(&texts, &todo, &mut |j, logprobs| {
-                let i = missing[j];
-                if let Some(cache) = cache {
-                    cache.insert(&joined[i], encoded[i].continuation.len(), &logprobs)?;
-                }
-                scores[i] = Some(logprobs);
-                Ok(())
-            })?;
+            self.inner
+                .score_encoded(&texts, &todo, &mut |j, logprobs| {
+                    let i = missing[j];
+                    if let Some(cache) = cache {
+                        cache.insert(&joined[i], encoded[i].continuation.len(), &logprobs)?;
+                    }
+                    scores[i] = Some(logprobs);
+                    Ok(())
+                })?;
         }
         encoded
             .iter()

@@ -63,7 +63,10 @@ pub fn connect(
 }
 
 fn tokenizer_context(path: &Path) -> String {
-    format!("reading the tokenizer for the served model from {}", path.display())
+    format!(
+        "reading the tokenizer for the served model from {}",
+        path.display()
+    )
 }
 
 impl TokenScorer for RemoteScorer {

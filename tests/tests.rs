@@ -9,6 +9,7 @@ mod lm_hostile;
 mod lm_policy;
 mod nested;
 mod regression;
+mod remote;
 mod theme;
 mod train;
 mod util;

@@ -32,7 +32,9 @@ pub struct ScoreCache {
 
 impl std::fmt::Debug for ScoreCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ScoreCache").field("path", &self.path).finish_non_exhaustive()
+        f.debug_struct("ScoreCache")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
     }
 }
 

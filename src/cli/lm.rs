@@ -130,9 +130,14 @@ pub fn run(args: &LmArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     check(args)?;
     match &args.command {
         LmCommand::Inspect(a) => inspect(a, out),
-        LmCommand::Score(a) if ScoringArgs::is_served(&a.model.model) => {
-            super::lm_remote::score(&a.model.scoring, &a.model.model, a.chat, a.json, (&a.prompt, &a.continuation), out)
-        }
+        LmCommand::Score(a) if ScoringArgs::is_served(&a.model.model) => super::lm_remote::score(
+            &a.model.scoring,
+            &a.model.model,
+            a.chat,
+            a.json,
+            (&a.prompt, &a.continuation),
+            out,
+        ),
         LmCommand::Score(a) => a.model.device.run(OnModel::Score(a, out))?,
         LmCommand::Generate(a) => a.model.device.run(OnModel::Generate(a, out))?,
     }
@@ -238,7 +243,10 @@ pub(super) fn print_scores(
             text += &format!("{id:>8}  {lp:>10.4}  {token:?}\n");
         }
         let mean = total / ids.len().max(1) as f64;
-        text += &format!("total {total:.4} over {} tokens (mean {mean:.4})\n", ids.len());
+        text += &format!(
+            "total {total:.4} over {} tokens (mean {mean:.4})\n",
+            ids.len()
+        );
         out.print(&text)?;
     }
     Ok(ExitCode::SUCCESS)

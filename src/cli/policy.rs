@@ -194,7 +194,9 @@ impl PolicyArgs {
             if self.adapter.is_some() {
                 bail!("--adapter applies to a model bip loads, not to a served one");
             }
-            return self.scoring.cached(Box::new(self.scoring.connect(&self.model)?));
+            return self
+                .scoring
+                .cached(Box::new(self.scoring.connect(&self.model)?));
         }
         let scorer = lm_load::scorer(self.device, &self.model, self.adapter.as_deref(), options)?;
         self.scoring.cached(scorer)
@@ -210,7 +212,10 @@ impl PolicyArgs {
         else {
             bail!("--policy w2s needs --large, --expert and --naive");
         };
-        if [large, expert, naive].iter().any(|m| ScoringArgs::is_served(m)) {
+        if [large, expert, naive]
+            .iter()
+            .any(|m| ScoringArgs::is_served(m))
+        {
             bail!("--policy w2s scores with models bip loads; served models are not supported there yet");
         }
         let scorer = lm_load::w2s_scorer(

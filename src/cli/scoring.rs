@@ -48,7 +48,10 @@ impl ScoringArgs {
     /// Connects to the served model `spec`.
     pub fn connect(&self, spec: &str) -> anyhow::Result<RemoteScorer> {
         if !(1..=MAX_CONCURRENCY).contains(&self.concurrency) {
-            bail!("--concurrency: {} is not in 1..={MAX_CONCURRENCY}", self.concurrency);
+            bail!(
+                "--concurrency: {} is not in 1..={MAX_CONCURRENCY}",
+                self.concurrency
+            );
         }
         let Some(tokenizer) = &self.tokenizer else {
             bail!(
@@ -88,7 +91,9 @@ impl ScoringArgs {
             .iter()
             .map(|cache| {
                 let stats = cache.stats();
-                let rate = stats.hit_rate().map_or("-".into(), |r| format!("{:.1}%", r * 100.0));
+                let rate = stats
+                    .hit_rate()
+                    .map_or("-".into(), |r| format!("{:.1}%", r * 100.0));
                 format!(
                     "score cache: {} of {} scores found ({rate}; {} held at start) in {}",
                     stats.hits,
