@@ -65,8 +65,7 @@ fn names_the_file_and_line_of_a_bad_record() {
         .expect("writes");
     drop(file);
     let err = ScoreCache::open(&dir, "m")
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(
         err.contains(&path.display().to_string()) && err.contains("line 2"),
@@ -78,8 +77,7 @@ fn names_the_file_and_line_of_a_bad_record() {
     )
     .expect("writes");
     let err = ScoreCache::open(&dir, "m")
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(err.contains("not of `m`"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
