@@ -11,6 +11,7 @@ mod echo;
 mod endpoint;
 mod http;
 mod model;
+mod pool;
 mod tokenize;
 
 pub use align::Alignment;

@@ -1,12 +1,13 @@
 //! [`RemoteModel`]: per-token log-probabilities from a model a serving engine runs.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use super::align::{Alignment, PROBE};
 use super::echo::{self, Echo};
 use super::endpoint::Endpoint;
 use super::http::{remote, Client, HttpOptions};
+use super::pool::run_bounded;
 use super::tokenize::{check, ServerTokenizer};
 use crate::error::{ModelError, Result};
 use crate::tokenizer::Tokenizer;
@@ -147,37 +148,12 @@ impl RemoteModel {
         requests: &[RemoteRequest<'_>],
         done: &mut dyn FnMut(usize, Vec<f32>) -> Result<()>,
     ) -> Result<()> {
-        let next = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
-        let workers = self.options.concurrency.clamp(1, requests.len().max(1));
-        let mut failure: Option<(usize, ModelError)> = None;
-        std::thread::scope(|scope| {
-            let (tx, rx) = mpsc::channel();
-            for _ in 0..workers {
-                let tx = tx.clone();
-                let (next, stop) = (&next, &stop);
-                scope.spawn(move || loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= requests.len() || stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    if tx.send((i, self.score_one(&requests[i]))).is_err() {
-                        break;
-                    }
-                });
-            }
-            drop(tx);
-            for (i, result) in rx {
-                let result = result.and_then(|logprobs| done(i, logprobs));
-                if let Err(e) = result {
-                    stop.store(true, Ordering::Relaxed);
-                    if failure.as_ref().is_none_or(|(j, _)| i < *j) {
-                        failure = Some((i, e));
-                    }
-                }
-            }
-        });
-        failure.map_or(Ok(()), |(_, e)| Err(e))
+        run_bounded(
+            requests.len(),
+            self.options.concurrency,
+            |i| self.score_one(&requests[i]),
+            done,
+        )
     }
 
     fn score_one(&self, request: &RemoteRequest<'_>) -> Result<Vec<f32>> {
@@ -203,8 +179,26 @@ impl RemoteModel {
                     .fetch_add(tokens.len() as u64, Ordering::Relaxed);
                 return Ok(logprobs.into_iter().map(|l| l as f32).collect());
             }
+            let missing = found.iter().position(Option::is_none).unwrap_or(0) + first;
+            let at = offset + missing - self.bos_skipped(tokens);
+            if alignment == Alignment::Previous
+                && at >= 1
+                && echo.top.get(at - 1).is_none_or(Option::is_none)
+            {
+                // No top list at all there (llama.cpp gives none at the first position):
+                // asking for more would not help.
+                return Err(self.error(format!(
+                    "the engine gives no log-probabilities at position {} of {:?}, where \
+                     token {missing} ({:?}) is predicted (llama.cpp gives none after the \
+                     first token: make the prompt longer)",
+                    at - 1,
+                    request.text,
+                    self.tokenizer
+                        .token_texts(&tokens[missing..=missing])
+                        .join("")
+                )));
+            }
             if k >= self.options.max_top_k || alignment == Alignment::Own {
-                let missing = found.iter().position(Option::is_none).unwrap_or(0) + first;
                 return Err(self.error(format!(
                     "the engine gave no log-probability for token {missing} ({:?}) of {:?} \
                      among its top {k}",
