@@ -5,12 +5,14 @@ use std::sync::Mutex;
 
 use bip_engine::{PolicyFailure, TextRequest, TextScore, TextScorer};
 
-use crate::cached::TokenScorer;
+mod tokens;
+
 use bip_models::burn::tensor::backend::Backend;
 use bip_models::{
     encode_requests, EncodedRequest, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest,
     Scored, TokenRequest, WeakToStrong,
 };
+pub use tokens::file_identity;
 
 /// One language model with its prefix cache, scoring for the LM policy.
 ///
@@ -127,101 +129,7 @@ where
     }
 }
 
-impl<B: Backend> TokenScorer for ModelScorer<B>
-where
-    LanguageModel<B>: Send + Sync,
-    PrefixCache<B>: Send,
-{
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn identity(&self) -> String {
-        self.identity.clone()
-    }
-
-    fn encode(&self, requests: &[TextRequest<'_>]) -> Result<Vec<EncodedRequest>, PolicyFailure> {
-        Ok(encode_requests(
-            self.model.tokenizer(),
-            &score_requests(requests),
-        )?)
-    }
-
-    fn score_encoded(
-        &self,
-        _texts: &[TextRequest<'_>],
-        encoded: &[EncodedRequest],
-        done: &mut dyn FnMut(usize, Vec<f32>) -> Result<(), PolicyFailure>,
-    ) -> Result<(), PolicyFailure> {
-        let mut cache = self.cache.lock().map_err(|_| POISONED)?;
-        let options = ScoreOptions::default();
-        let scored = self
-            .model
-            .score_tokens(&mut cache, &token_requests(encoded), &options)?;
-        scored
-            .into_iter()
-            .enumerate()
-            .try_for_each(|(i, s)| done(i, s.logprobs))
-    }
-
-    fn tokens_computed(&self) -> u64 {
-        TextScorer::tokens_computed(self)
-    }
-}
-
-impl<B: Backend> TokenScorer for W2sScorer<B>
-where
-    WeakToStrong<B>: Send,
-{
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn identity(&self) -> String {
-        self.identity.clone()
-    }
-
-    fn encode(&self, requests: &[TextRequest<'_>]) -> Result<Vec<EncodedRequest>, PolicyFailure> {
-        let w2s = self.w2s.lock().map_err(|_| POISONED)?;
-        Ok(encode_requests(
-            w2s.large().tokenizer(),
-            &score_requests(requests),
-        )?)
-    }
-
-    fn score_encoded(
-        &self,
-        _texts: &[TextRequest<'_>],
-        encoded: &[EncodedRequest],
-        done: &mut dyn FnMut(usize, Vec<f32>) -> Result<(), PolicyFailure>,
-    ) -> Result<(), PolicyFailure> {
-        let mut w2s = self.w2s.lock().map_err(|_| POISONED)?;
-        let scored = w2s.score_tokens(&token_requests(encoded), &ScoreOptions::default())?;
-        scored
-            .into_iter()
-            .enumerate()
-            .try_for_each(|(i, s)| done(i, s.logprobs))
-    }
-
-    fn tokens_computed(&self) -> u64 {
-        TextScorer::tokens_computed(self)
-    }
-}
-
-/// A file as a score cache's identity knows it: its path, size and modification time,
-/// so that a file replaced in place is a different model.
-pub fn file_identity(path: &std::path::Path) -> String {
-    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    let meta = std::fs::metadata(&path).ok();
-    let size = meta.as_ref().map_or(0, |m| m.len());
-    let modified = meta
-        .and_then(|m| m.modified().ok())
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_secs());
-    format!("{} ({size} bytes, modified {modified})", path.display())
-}
-
-const POISONED: &str = "the model's cache was poisoned by a panic";
+pub(crate) const POISONED: &str = "the model's cache was poisoned by a panic";
 
 fn model_name<B: Backend>(model: &LanguageModel<B>) -> String {
     let info = model.info();
@@ -232,7 +140,7 @@ fn model_name<B: Backend>(model: &LanguageModel<B>) -> String {
     })
 }
 
-fn score_requests<'a>(requests: &[TextRequest<'a>]) -> Vec<ScoreRequest<'a>> {
+pub(crate) fn score_requests<'a>(requests: &[TextRequest<'a>]) -> Vec<ScoreRequest<'a>> {
     requests
         .iter()
         .map(|r| ScoreRequest {
@@ -242,7 +150,7 @@ fn score_requests<'a>(requests: &[TextRequest<'a>]) -> Vec<ScoreRequest<'a>> {
         .collect()
 }
 
-fn token_requests(encoded: &[EncodedRequest]) -> Vec<TokenRequest<'_>> {
+pub(crate) fn token_requests(encoded: &[EncodedRequest]) -> Vec<TokenRequest<'_>> {
     encoded.iter().map(EncodedRequest::as_tokens).collect()
 }
 
