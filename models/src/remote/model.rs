@@ -34,7 +34,7 @@ impl Default for RemoteOptions {
         Self {
             http: HttpOptions::default(),
             concurrency: 4,
-            top_k: 20,
+            top_k: 160,
             max_top_k: 1280,
             alignment: None,
         }
