@@ -59,8 +59,11 @@ impl ScoringArgs {
                  (a GGUF file, a Hugging Face folder or an alias)"
             );
         };
+        // A key in the environment, not on the command line, where `ps` would show it.
+        let api_key = std::env::var("BIP_API_KEY").ok().filter(|k| !k.is_empty());
         let options = RemoteOptions {
             concurrency: self.concurrency,
+            api_key,
             ..RemoteOptions::default()
         };
         bip::remote::connect(spec, self.served_model.as_deref(), tokenizer, options)

@@ -149,6 +149,9 @@ fn compare(args: &RunArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         themes.len(),
         progress.elapsed()
     );
+    for line in args.policy.cache_report() {
+        eprintln!("bip: {line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

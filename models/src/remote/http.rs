@@ -39,6 +39,7 @@ const MAX_BODY: u64 = 256 << 20;
 pub(crate) struct Client {
     agent: ureq::Agent,
     options: HttpOptions,
+    authorization: Option<String>,
 }
 
 /// What one try came to: an answer, a failure worth another try, or a final one.
@@ -49,8 +50,9 @@ enum Try {
 }
 
 impl Client {
-    /// A client keeping up to `connections` idle connections open for reuse.
-    pub(crate) fn new(options: HttpOptions, connections: usize) -> Self {
+    /// A client keeping up to `connections` idle connections open for reuse, sending
+    /// `api_key` as a bearer token when given.
+    pub(crate) fn new(options: HttpOptions, connections: usize, api_key: Option<String>) -> Self {
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(options.timeout))
@@ -61,6 +63,7 @@ impl Client {
         Self {
             agent: config.into(),
             options,
+            authorization: api_key.map(|key| format!("Bearer {key}")),
         }
     }
 
@@ -104,13 +107,25 @@ impl Client {
     }
 
     fn try_once(&self, url: &str, text: Option<&str>) -> Try {
+        let auth = self.authorization.as_deref();
         let response = match text {
-            Some(text) => self
-                .agent
-                .post(url)
-                .header("content-type", "application/json")
-                .send(text),
-            None => self.agent.get(url).call(),
+            Some(text) => {
+                let request = self
+                    .agent
+                    .post(url)
+                    .header("content-type", "application/json");
+                match auth {
+                    Some(a) => request.header("authorization", a).send(text),
+                    None => request.send(text),
+                }
+            }
+            None => {
+                let request = self.agent.get(url);
+                match auth {
+                    Some(a) => request.header("authorization", a).call(),
+                    None => request.call(),
+                }
+            }
         };
         let mut response = match response {
             Ok(r) => r,

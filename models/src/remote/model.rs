@@ -13,7 +13,7 @@ use crate::error::{ModelError, Result};
 use crate::tokenizer::Tokenizer;
 
 /// How a [`RemoteModel`] asks its engine.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RemoteOptions {
     /// Timeouts and retries.
     pub http: HttpOptions,
@@ -27,6 +27,8 @@ pub struct RemoteOptions {
     pub max_top_k: usize,
     /// Where the engine puts each token's log-probability; `None` tells from a probe.
     pub alignment: Option<Alignment>,
+    /// Sent as `Authorization: Bearer KEY` (engines started with an API key).
+    pub api_key: Option<String>,
 }
 
 impl Default for RemoteOptions {
@@ -37,6 +39,7 @@ impl Default for RemoteOptions {
             top_k: 160,
             max_top_k: 1280,
             alignment: None,
+            api_key: None,
         }
     }
 }
@@ -82,7 +85,7 @@ impl RemoteModel {
         options: RemoteOptions,
     ) -> Result<Self> {
         let model = Self {
-            client: Client::new(options.http, options.concurrency),
+            client: Client::new(options.http, options.concurrency, options.api_key.clone()),
             endpoint,
             tokenizer,
             options,
@@ -94,7 +97,7 @@ impl RemoteModel {
         model.check_tokens(PROBE, &tokens)?;
         let echo = echo::fetch(&model.client, &model.endpoint, PROBE, 5)?;
         model.echo_offset(&echo, &tokens)?;
-        let alignment = match options.alignment {
+        let alignment = match model.options.alignment {
             Some(a) => a,
             None => Alignment::detect(&echo).map_err(|p| model.error(p))?,
         };
