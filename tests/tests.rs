@@ -14,3 +14,4 @@ mod theme;
 mod train;
 mod util;
 mod virtualhome;
+mod w2s_topk;

@@ -80,6 +80,7 @@ pub mod train;
 mod transformer;
 mod tree;
 mod w2s;
+mod w2s_topk;
 mod weights;
 
 #[cfg(test)]
@@ -113,6 +114,7 @@ pub use train::{
 };
 pub use transformer::Transformer;
 pub use w2s::{W2sStats, WeakToStrong, MAX_W2S_ALPHA};
+pub use w2s_topk::{steered_top_k, TopKSteered};
 pub use weights::{canonical_tensors, MemoryWeights, WeightSource};
 
 #[cfg(test)]
