@@ -37,4 +37,5 @@ pub mod cached;
 pub mod io;
 pub mod plot;
 pub mod remote;
+pub mod remote_w2s;
 pub mod scorer;

@@ -119,3 +119,55 @@ impl BackendTask for W2s<'_> {
         Ok(Box::new(W2sScorer::new(w2s)))
     }
 }
+
+/// A weak-to-strong scorer over a served large model and local expert (optionally base +
+/// adapter) and naive models on `device`, in the top-k mode.
+pub fn w2s_remote_scorer(
+    device: impl Into<bip::models::Device>,
+    large: bip::remote::RemoteScorer,
+    (expert, expert_adapter): (&str, Option<&Path>),
+    naive: &str,
+    alpha: f64,
+    options: LoadOptions,
+) -> anyhow::Result<Box<dyn TokenScorer>> {
+    let models = W2sRemote {
+        large,
+        expert,
+        expert_adapter,
+        naive,
+        alpha,
+        options,
+    };
+    device.into().run(models)?
+}
+
+/// The models of [`w2s_remote_scorer`].
+struct W2sRemote<'a> {
+    large: bip::remote::RemoteScorer,
+    expert: &'a str,
+    expert_adapter: Option<&'a Path>,
+    naive: &'a str,
+    alpha: f64,
+    options: LoadOptions,
+}
+
+impl BackendTask for W2sRemote<'_> {
+    type Output = anyhow::Result<Box<dyn TokenScorer>>;
+
+    fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
+        let load = |spec: &str, adapter: Option<&Path>, role: &str| {
+            load::<B>(spec, adapter, &self.options, device)
+                .with_context(|| format!("the {role} model (--{role})"))
+                .map(Arc::new)
+        };
+        let naive = load(self.naive, None, "naive")?;
+        let expert = if self.expert == self.naive && self.expert_adapter.is_none() {
+            Arc::clone(&naive)
+        } else {
+            load(self.expert, self.expert_adapter, "expert")?
+        };
+        let w2s = bip::remote_w2s::RemoteW2sScorer::new(self.large, expert, naive, self.alpha)
+            .context("combining the weak-to-strong models")?;
+        Ok(Box::new(w2s))
+    }
+}

@@ -72,7 +72,8 @@ pub struct PolicyArgs {
     /// A PEFT LoRA adapter folder applied to --model.
     #[arg(long)]
     adapter: Option<PathBuf>,
-    /// Weak-to-strong: the large model L.
+    /// Weak-to-strong: the large model L (a served one too: `http://HOST:PORT/v1`, with
+    /// --tokenizer; then steered from its top log-probabilities).
     #[arg(long, required_if_eq("policy", "w2s"))]
     large: Option<String>,
     /// Weak-to-strong: the small expert E (post-trained).
@@ -212,11 +213,23 @@ impl PolicyArgs {
         else {
             bail!("--policy w2s needs --large, --expert and --naive");
         };
-        if [large, expert, naive]
-            .iter()
-            .any(|m| ScoringArgs::is_served(m))
-        {
-            bail!("--policy w2s scores with models bip loads; served models are not supported there yet");
+        if [expert, naive].iter().any(|m| ScoringArgs::is_served(m)) {
+            bail!(
+                "--policy w2s: --expert and --naive must be models bip loads (a served \
+                 model only as --large)"
+            );
+        }
+        if ScoringArgs::is_served(large) {
+            let served = self.scoring.connect(large)?;
+            let scorer = lm_load::w2s_remote_scorer(
+                self.device,
+                served,
+                (expert, self.expert_adapter.as_deref()),
+                naive,
+                self.alpha,
+                lm::max_context(self.max_context)?,
+            )?;
+            return self.scoring.cached(scorer);
         }
         let scorer = lm_load::w2s_scorer(
             self.device,

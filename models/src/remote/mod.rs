@@ -13,8 +13,10 @@ mod http;
 mod model;
 mod pool;
 mod tokenize;
+mod top_k;
 
 pub use align::Alignment;
 pub use endpoint::Endpoint;
 pub use http::HttpOptions;
 pub use model::{RemoteModel, RemoteOptions, RemoteRequest};
+pub use top_k::TopK;

@@ -1,5 +1,6 @@
 //! [`RemoteModel`]: per-token log-probabilities from a model a serving engine runs.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
@@ -9,6 +10,7 @@ use super::endpoint::Endpoint;
 use super::http::{remote, Client, HttpOptions};
 use super::pool::run_bounded;
 use super::tokenize::{check, ServerTokenizer};
+use super::top_k::reverse_vocabulary;
 use crate::error::{ModelError, Result};
 use crate::tokenizer::Tokenizer;
 
@@ -56,6 +58,18 @@ pub struct RemoteRequest<'a> {
     pub continuation: usize,
 }
 
+/// An echo with the continuation's tokens found in it.
+pub(super) struct EchoScore {
+    /// The engine's answer.
+    pub(super) echo: Echo,
+    /// The echo position of each continuation token.
+    pub(super) positions: Vec<usize>,
+    /// Each continuation token's log-probability.
+    pub(super) logprobs: Vec<f64>,
+    /// The top log-probabilities asked per position.
+    pub(super) top_k: usize,
+}
+
 /// A language model served by an OpenAI-compatible engine, scored through its
 /// `/completions` route with `echo` and `logprobs`, over bip's own tokenizer for it.
 ///
@@ -69,6 +83,7 @@ pub struct RemoteModel {
     alignment: OnceLock<Alignment>,
     server_tokenizer: ServerTokenizer,
     tokens_sent: AtomicU64,
+    reverse: OnceLock<HashMap<String, Option<u32>>>,
 }
 
 impl RemoteModel {
@@ -92,6 +107,7 @@ impl RemoteModel {
             alignment: OnceLock::new(),
             server_tokenizer: ServerTokenizer::new(),
             tokens_sent: AtomicU64::new(0),
+            reverse: OnceLock::new(),
         };
         let tokens = model.tokenizer.encode_prompt(PROBE)?;
         model.check_tokens(PROBE, &tokens)?;
@@ -128,6 +144,23 @@ impl RemoteModel {
             .unwrap_or_else(|| self.endpoint.base.clone())
     }
 
+    /// Each token text of the vocabulary to its id (`None` where several share a text),
+    /// made on first use.
+    pub(super) fn reverse_vocabulary(&self) -> &HashMap<String, Option<u32>> {
+        self.reverse.get_or_init(|| {
+            let n = self.tokenizer.vocab_size() as u32;
+            reverse_vocabulary((0..n).map(|id| {
+                let text = self.tokenizer.token_texts(&[id]).pop().unwrap_or_default();
+                (id, text)
+            }))
+        })
+    }
+
+    /// How it asks its engine.
+    pub fn options(&self) -> &RemoteOptions {
+        &self.options
+    }
+
     /// Where the engine puts each token's log-probability.
     pub fn alignment(&self) -> Option<Alignment> {
         self.alignment.get().copied()
@@ -160,6 +193,18 @@ impl RemoteModel {
     }
 
     fn score_one(&self, request: &RemoteRequest<'_>) -> Result<Vec<f32>> {
+        let scored = self.scored_echo(request, self.options.top_k)?;
+        Ok(scored.logprobs.iter().map(|&l| l as f32).collect())
+    }
+
+    /// The engine's echo of `request` with at least `top_k` log-probabilities per position
+    /// where the alignment needs them (1 where it does not), and each continuation token's
+    /// echo position and log-probability.
+    pub(super) fn scored_echo(
+        &self,
+        request: &RemoteRequest<'_>,
+        top_k: usize,
+    ) -> Result<EchoScore> {
         let tokens = request.tokens;
         if request.continuation >= tokens.len() {
             return Err(self.error("a request has no prompt tokens before its continuation"));
@@ -167,8 +212,8 @@ impl RemoteModel {
         self.check_tokens(request.text, tokens)?;
         let alignment = self.alignment().unwrap_or(Alignment::Own);
         let mut k = match alignment {
-            Alignment::Own => 1,
-            Alignment::Previous => self.options.top_k.max(1),
+            Alignment::Own => top_k.clamp(1, self.options.max_top_k),
+            Alignment::Previous => top_k.max(1),
         };
         loop {
             let echo = echo::fetch(&self.client, &self.endpoint, request.text, k)?;
@@ -180,7 +225,15 @@ impl RemoteModel {
             if let Some(logprobs) = found.iter().copied().collect::<Option<Vec<f64>>>() {
                 self.tokens_sent
                     .fetch_add(tokens.len() as u64, Ordering::Relaxed);
-                return Ok(logprobs.into_iter().map(|l| l as f32).collect());
+                let positions = (first..tokens.len())
+                    .map(|j| offset + j - self.bos_skipped(tokens))
+                    .collect();
+                return Ok(EchoScore {
+                    echo,
+                    positions,
+                    logprobs,
+                    top_k: k,
+                });
             }
             let missing = found.iter().position(Option::is_none).unwrap_or(0) + first;
             let at = offset + missing - self.bos_skipped(tokens);
