@@ -22,10 +22,14 @@ pub struct RemoteOptions {
     /// Requests in flight at once (the engine batches them).
     pub concurrency: usize,
     /// Top log-probabilities asked per position when the engine gives a token's own one
-    /// only among the previous position's top k ([`Alignment::Previous`]).
+    /// only among the previous position's top k ([`Alignment::Previous`]). Small on
+    /// purpose: the engine keys them by text, and tokens whose text reads alike (partial
+    /// UTF-8 bytes after a space read as a space) overwrite each other, the less likely
+    /// last; the fewer asked, the less likely such a clash. Also the k of the top-k
+    /// weak-to-strong mode ([`RemoteModel::score_top_k`]).
     pub top_k: usize,
     /// Most top log-probabilities asked for when a token was not among the first `top_k`
-    /// (the request is repeated with 8× as many, up to this).
+    /// (the request is repeated with 4× as many, up to this).
     pub max_top_k: usize,
     /// Where the engine puts each token's log-probability; `None` tells from a probe.
     pub alignment: Option<Alignment>,
@@ -38,7 +42,7 @@ impl Default for RemoteOptions {
         Self {
             http: HttpOptions::default(),
             concurrency: 4,
-            top_k: 160,
+            top_k: 8,
             max_top_k: 1280,
             alignment: None,
             api_key: None,
@@ -264,7 +268,7 @@ impl RemoteModel {
                     request.text
                 )));
             }
-            k = (k * 8).min(self.options.max_top_k);
+            k = (k * 4).min(self.options.max_top_k);
         }
     }
 

@@ -29,7 +29,15 @@ pub(crate) fn run_bounded<T: Send>(
             let (next, stop, job) = (&next, &stop, &job);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n || stop.load(Ordering::Relaxed) || tx.send((i, job(i))).is_err() {
+                if i >= n || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let result = job(i);
+                // A job's own failure stops the others at once; `done`'s, when it is seen.
+                if result.is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                if tx.send((i, result)).is_err() {
                     break;
                 }
             });
