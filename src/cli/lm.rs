@@ -129,6 +129,13 @@ struct InspectArgs {
 pub fn run(args: &LmArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     check(args)?;
     match &args.command {
+        LmCommand::Inspect(InspectArgs { model, .. })
+        | LmCommand::Generate(GenerateArgs {
+            model: ModelArgs { model, .. },
+            ..
+        }) if ScoringArgs::is_served(model) => {
+            bail!("{model}: a served model scores (`bip lm score`); inspect and generate need a model bip loads")
+        }
         LmCommand::Inspect(a) => inspect(a, out),
         LmCommand::Score(a) if ScoringArgs::is_served(&a.model.model) => super::lm_remote::score(
             &a.model.scoring,
