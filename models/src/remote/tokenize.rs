@@ -149,4 +149,15 @@ mod tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn only_a_missing_route_is_worth_another() {
+        let remote = |problem: &str| ModelError::Remote {
+            endpoint: "u".into(),
+            problem: problem.into(),
+        };
+        assert!(is_missing_route(&remote("HTTP 404: not found")));
+        assert!(!is_missing_route(&remote("connection failed: refused")));
+        assert!(!is_missing_route(&remote("HTTP 500: boom")));
+    }
 }
