@@ -12,6 +12,7 @@ mod endpoint;
 mod http;
 mod model;
 mod pool;
+mod scored;
 mod tokenize;
 mod top_k;
 

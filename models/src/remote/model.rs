@@ -5,11 +5,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use super::align::{Alignment, PROBE};
-use super::echo::{self, Echo};
+use super::echo;
 use super::endpoint::Endpoint;
 use super::http::{remote, Client, HttpOptions};
 use super::pool::run_bounded;
-use super::tokenize::{check, ServerTokenizer};
+use super::tokenize::ServerTokenizer;
 use super::top_k::reverse_vocabulary;
 use crate::error::{ModelError, Result};
 use crate::tokenizer::Tokenizer;
@@ -62,31 +62,19 @@ pub struct RemoteRequest<'a> {
     pub continuation: usize,
 }
 
-/// An echo with the continuation's tokens found in it.
-pub(super) struct EchoScore {
-    /// The engine's answer.
-    pub(super) echo: Echo,
-    /// The echo position of each continuation token.
-    pub(super) positions: Vec<usize>,
-    /// Each continuation token's log-probability.
-    pub(super) logprobs: Vec<f64>,
-    /// The top log-probabilities asked per position.
-    pub(super) top_k: usize,
-}
-
 /// A language model served by an OpenAI-compatible engine, scored through its
 /// `/completions` route with `echo` and `logprobs`, over bip's own tokenizer for it.
 ///
 /// Every text is checked to split into exactly bip's tokens on the engine before its
 /// scores are used; a different split is refused, never scored.
 pub struct RemoteModel {
-    endpoint: Endpoint,
-    tokenizer: Tokenizer,
-    client: Client,
-    options: RemoteOptions,
-    alignment: OnceLock<Alignment>,
-    server_tokenizer: ServerTokenizer,
-    tokens_sent: AtomicU64,
+    pub(super) endpoint: Endpoint,
+    pub(super) tokenizer: Tokenizer,
+    pub(super) client: Client,
+    pub(super) options: RemoteOptions,
+    pub(super) alignment: OnceLock<Alignment>,
+    pub(super) server_tokenizer: ServerTokenizer,
+    pub(super) tokens_sent: AtomicU64,
     reverse: OnceLock<HashMap<String, Option<u32>>>,
 }
 
@@ -201,124 +189,7 @@ impl RemoteModel {
         Ok(scored.logprobs.iter().map(|&l| l as f32).collect())
     }
 
-    /// The engine's echo of `request` with at least `top_k` log-probabilities per position
-    /// where the alignment needs them (1 where it does not), and each continuation token's
-    /// echo position and log-probability.
-    pub(super) fn scored_echo(
-        &self,
-        request: &RemoteRequest<'_>,
-        top_k: usize,
-    ) -> Result<EchoScore> {
-        let tokens = request.tokens;
-        if request.continuation >= tokens.len() {
-            return Err(self.error("a request has no prompt tokens before its continuation"));
-        }
-        self.check_tokens(request.text, tokens)?;
-        let alignment = self.alignment().unwrap_or(Alignment::Own);
-        let mut k = match alignment {
-            Alignment::Own => top_k.clamp(1, self.options.max_top_k),
-            Alignment::Previous => top_k.max(1),
-        };
-        loop {
-            let echo = echo::fetch(&self.client, &self.endpoint, request.text, k)?;
-            let offset = self.echo_offset(&echo, tokens)?;
-            let first = tokens.len() - request.continuation;
-            let found: Vec<Option<f64>> = (first..tokens.len())
-                .map(|j| alignment.read(&echo, offset + j - self.bos_skipped(tokens)))
-                .collect();
-            if let Some(logprobs) = found.iter().copied().collect::<Option<Vec<f64>>>() {
-                self.tokens_sent
-                    .fetch_add(tokens.len() as u64, Ordering::Relaxed);
-                let positions = (first..tokens.len())
-                    .map(|j| offset + j - self.bos_skipped(tokens))
-                    .collect();
-                return Ok(EchoScore {
-                    echo,
-                    positions,
-                    logprobs,
-                    top_k: k,
-                });
-            }
-            let missing = found.iter().position(Option::is_none).unwrap_or(0) + first;
-            let at = offset + missing - self.bos_skipped(tokens);
-            if alignment == Alignment::Previous
-                && at >= 1
-                && echo.top.get(at - 1).is_none_or(Option::is_none)
-            {
-                // No top list at all there (llama.cpp gives none at the first position):
-                // asking for more would not help.
-                return Err(self.error(format!(
-                    "the engine gives no log-probabilities at position {} of {:?}, where \
-                     token {missing} ({:?}) is predicted (llama.cpp gives none after the \
-                     first token: make the prompt longer)",
-                    at - 1,
-                    request.text,
-                    self.tokenizer
-                        .token_texts(&tokens[missing..=missing])
-                        .join("")
-                )));
-            }
-            if k >= self.options.max_top_k || alignment == Alignment::Own {
-                return Err(self.error(format!(
-                    "the engine gave no log-probability for token {missing} ({:?}) of {:?} \
-                     among its top {k}",
-                    self.tokenizer
-                        .token_texts(&tokens[missing..=missing])
-                        .join(""),
-                    request.text
-                )));
-            }
-            k = (k * 4).min(self.options.max_top_k);
-        }
-    }
-
-    /// Checks the engine's tokens for `text` against bip's.
-    fn check_tokens(&self, text: &str, tokens: &[u32]) -> Result<()> {
-        let server = self
-            .server_tokenizer
-            .ids(&self.client, &self.endpoint, text)?;
-        check(
-            &self.endpoint,
-            &server,
-            tokens,
-            self.tokenizer.bos_token(),
-            |ids| format!("{:?}", self.tokenizer.token_texts(ids)),
-        )
-    }
-
-    /// 1 when `tokens` begin with the BOS token (which engines do not all echo).
-    fn bos_skipped(&self, tokens: &[u32]) -> usize {
-        usize::from(
-            tokens
-                .first()
-                .is_some_and(|t| Some(*t) == self.tokenizer.bos_token()),
-        )
-    }
-
-    /// The echo position of bip's first token after any BOS: 0, or 1 when the engine
-    /// echoes a BOS token bip's tokens lack; checked by comparing every token's text.
-    fn echo_offset(&self, echo: &Echo, tokens: &[u32]) -> Result<usize> {
-        let texts = self
-            .tokenizer
-            .token_texts(&tokens[self.bos_skipped(tokens)..]);
-        let matches = |offset: usize| {
-            echo.tokens.len() >= offset + texts.len()
-                && texts
-                    .iter()
-                    .zip(&echo.tokens[offset..])
-                    .all(|(ours, theirs)| ours == theirs || ours.contains('\u{fffd}'))
-        };
-        (0..2).find(|&o| matches(o)).ok_or_else(|| {
-            self.error(format!(
-                "the engine echoed tokens other than bip's ({} against bip's {}): its \
-                 tokenizer does not match",
-                echo.tokens.len(),
-                texts.len()
-            ))
-        })
-    }
-
-    fn error(&self, problem: impl Into<String>) -> ModelError {
+    pub(super) fn error(&self, problem: impl Into<String>) -> ModelError {
         remote(&self.endpoint.to_string(), problem)
     }
 }

@@ -43,7 +43,10 @@ impl ServerTokenizer {
                     self.route.store(i as u8, Ordering::Relaxed);
                     return Ok(ids);
                 }
-                Err(e) => failures.push(e.to_string()),
+                // Only a route the engine lacks is worth trying another for; an engine
+                // that cannot be reached is reported as such.
+                Err(e) if is_missing_route(&e) => failures.push(e.to_string()),
+                Err(e) => return Err(e),
             }
         }
         Err(ModelError::Remote {
@@ -55,6 +58,12 @@ impl ServerTokenizer {
             ),
         })
     }
+}
+
+/// Whether `e` says the engine has no such route (404, 405) or refused its body (400, 422).
+fn is_missing_route(e: &ModelError) -> bool {
+    matches!(e, ModelError::Remote { problem, .. }
+        if ["HTTP 400", "HTTP 404", "HTTP 405", "HTTP 422"].iter().any(|s| problem.starts_with(s)))
 }
 
 fn ask(client: &Client, endpoint: &Endpoint, route: &str, text: &str) -> Result<Vec<u32>> {
@@ -139,5 +148,16 @@ mod tests {
             err.contains("from token 1, the engine reads [7, 8] where bip reads [6]"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn only_a_missing_route_is_worth_another() {
+        let remote = |problem: &str| ModelError::Remote {
+            endpoint: "u".into(),
+            problem: problem.into(),
+        };
+        assert!(is_missing_route(&remote("HTTP 404: not found")));
+        assert!(!is_missing_route(&remote("connection failed: refused")));
+        assert!(!is_missing_route(&remote("HTTP 500: boom")));
     }
 }

@@ -81,6 +81,10 @@ pub fn max_context(n: usize) -> anyhow::Result<LoadOptions> {
 pub fn run(args: &LmArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     check(args)?;
     match &args.command {
+        LmCommand::Inspect(a) if Endpoint::is_endpoint(&a.model) => served::refuse(&a.model),
+        LmCommand::Generate(a) if Endpoint::is_endpoint(&a.model.model) => {
+            served::refuse(&a.model.model)
+        }
         LmCommand::Inspect(a) => inspect::inspect(a, out),
         LmCommand::Score(a) if Endpoint::is_endpoint(&a.model.model) => served::score(a, out),
         LmCommand::Score(a) => a.model.device.run(OnModel::Score(a, out))?,

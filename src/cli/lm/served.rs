@@ -46,3 +46,10 @@ pub(super) fn score(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<ExitCo
     let texts = tokenizer.token_texts(ids);
     print_scores(args.json, &texts, ids, &logprobs, out)
 }
+
+/// `bip lm inspect` and `generate` with a served model: refused, naming it.
+pub(super) fn refuse(model: &str) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(
+        "{model}: a served model scores (`bip lm score`); inspect and generate need a model bip loads"
+    )
+}
