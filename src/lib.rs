@@ -36,7 +36,10 @@ pub use bip_episodes as episodes;
 pub use bip_models as models;
 pub use bip_themes as themes;
 
+pub mod cached;
 pub mod io;
 pub mod plot;
 pub mod policy;
+pub mod remote;
+pub mod remote_w2s;
 pub mod scorer;

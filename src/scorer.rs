@@ -4,11 +4,15 @@
 use std::sync::Mutex;
 
 use bip_engine::{PolicyFailure, TextRequest, TextScore, TextScorer};
+
+mod tokens;
+
 use bip_models::burn::tensor::backend::Backend;
 use bip_models::{
     encode_requests, EncodedRequest, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest,
     Scored, TokenRequest, WeakToStrong,
 };
+pub use tokens::file_identity;
 
 /// One language model with its prefix cache, scoring for the LM policy.
 ///
@@ -16,6 +20,7 @@ use bip_models::{
 /// calls, so an episode's layout is computed once and each step's shared part once.
 pub struct ModelScorer<B: Backend> {
     name: String,
+    identity: String,
     model: LanguageModel<B>,
     cache: Mutex<PrefixCache<B>>,
 }
@@ -25,9 +30,18 @@ impl<B: Backend> ModelScorer<B> {
     pub fn new(model: LanguageModel<B>) -> Self {
         Self {
             name: model_name(&model),
+            identity: format!("local {}", file_identity(&model.info().path)),
             model,
             cache: Mutex::new(PrefixCache::default()),
         }
+    }
+
+    /// The same scorer, its identity (the score cache's key) noting the LoRA adapter in
+    /// `dir` that was merged into the model.
+    pub fn with_adapter(mut self, dir: &std::path::Path) -> Self {
+        let weights = dir.join("adapter_model.safetensors");
+        self.identity = format!("{} + adapter {}", self.identity, file_identity(&weights));
+        self
     }
 }
 
@@ -63,6 +77,7 @@ where
 /// twin, `log_softmax(s_L + α (s_E − s_N))` per token.
 pub struct W2sScorer<B: Backend> {
     name: String,
+    identity: String,
     w2s: Mutex<WeakToStrong<B>>,
 }
 
@@ -76,8 +91,16 @@ impl<B: Backend> W2sScorer<B> {
             model_name(w2s.naive()),
             w2s.alpha()
         );
+        let identity = format!(
+            "w2s α={} L={} E={} N={}",
+            w2s.alpha(),
+            file_identity(&w2s.large().info().path),
+            file_identity(&w2s.expert().info().path),
+            file_identity(&w2s.naive().info().path)
+        );
         Self {
             name,
+            identity,
             w2s: Mutex::new(w2s),
         }
     }
@@ -106,7 +129,7 @@ where
     }
 }
 
-const POISONED: &str = "the model's cache was poisoned by a panic";
+pub(crate) const POISONED: &str = "the model's cache was poisoned by a panic";
 
 fn model_name<B: Backend>(model: &LanguageModel<B>) -> String {
     let info = model.info();
@@ -117,7 +140,7 @@ fn model_name<B: Backend>(model: &LanguageModel<B>) -> String {
     })
 }
 
-fn score_requests<'a>(requests: &[TextRequest<'a>]) -> Vec<ScoreRequest<'a>> {
+pub(crate) fn score_requests<'a>(requests: &[TextRequest<'a>]) -> Vec<ScoreRequest<'a>> {
     requests
         .iter()
         .map(|r| ScoreRequest {
@@ -127,7 +150,7 @@ fn score_requests<'a>(requests: &[TextRequest<'a>]) -> Vec<ScoreRequest<'a>> {
         .collect()
 }
 
-fn token_requests(encoded: &[EncodedRequest]) -> Vec<TokenRequest<'_>> {
+pub(crate) fn token_requests(encoded: &[EncodedRequest]) -> Vec<TokenRequest<'_>> {
     encoded.iter().map(EncodedRequest::as_tokens).collect()
 }
 

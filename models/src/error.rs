@@ -127,6 +127,15 @@ pub enum ModelError {
         /// What is wrong with it.
         problem: String,
     },
+    /// A serving engine (an OpenAI-compatible endpoint) could not be reached, failed, or
+    /// answered something bip cannot use.
+    #[error("{endpoint}: {problem}")]
+    Remote {
+        /// The endpoint's URL (with the served model's name), and the route that failed.
+        endpoint: String,
+        /// What went wrong, with the engine's own words where it gave any.
+        problem: String,
+    },
     /// A step of a longer task failed (the step is named here, the failure is the source).
     #[error("{context}")]
     Context {

@@ -96,6 +96,29 @@ impl ModelInfo {
     }
 }
 
+/// The tokenizer of the model at `path`, without reading weights: a GGUF file's own, or
+/// a folder's `tokenizer.json` (with its `tokenizer_config.json` and `config.json` when
+/// present; `path` may name the `tokenizer.json` itself). This is how bip tokenizes for a
+/// model it does not host (a served one).
+///
+/// # Errors
+///
+/// As [`ModelInfo::read`] for a GGUF file; [`crate::load::hf::tokenizer_from_hf`]'s for a
+/// folder.
+pub fn read_tokenizer(path: &Path) -> Result<Tokenizer> {
+    let dir = if path.is_dir() {
+        Some(path)
+    } else if path.extension().is_some_and(|e| e == "json") {
+        path.parent()
+    } else {
+        None
+    };
+    match dir {
+        Some(dir) => tokenizer_from_hf(dir),
+        None => prepare(path, &LoadOptions::default()).map(|p| p.tokenizer),
+    }
+}
+
 /// Opens the model at `path` and reads everything but the weights, checking that the
 /// sizes the file declares are borne out by its tensors and tokenizer; the context is
 /// limited to `options.max_context`.

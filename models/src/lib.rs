@@ -71,13 +71,16 @@ pub mod lora;
 mod model;
 mod nn;
 mod prefix;
+pub mod remote;
 mod score;
+mod score_cache;
 mod softmax;
 pub mod tokenizer;
 pub mod train;
 mod transformer;
 mod tree;
 mod w2s;
+mod w2s_topk;
 mod weights;
 
 #[cfg(test)]
@@ -94,21 +97,24 @@ pub use cache::KvCache;
 pub use config::LlamaConfig;
 pub use error::{ModelError, Result};
 pub use generate::{generate_greedy, Generation};
-pub use info::{ModelInfo, TokenizerInfo};
+pub use info::{read_tokenizer, ModelInfo, TokenizerInfo};
 pub use load::{LoadOptions, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT};
 pub use lora::{LoraAdapter, LoraConfig, LoraModule, LoraPair, MAX_LORA_SCALE};
 pub use model::LanguageModel;
 pub use prefix::{CacheStats, PrefixCache, DEFAULT_CACHE_TOKENS};
+pub use remote::{Endpoint, RemoteModel, RemoteOptions};
 pub use score::{
     encode_requests, score_tokens, EncodedRequest, ScoreOptions, ScoreRequest, Scored,
     TokenRequest, DEFAULT_MAX_BATCH_TOKENS, DEFAULT_MIN_PREFIX_PASS,
 };
+pub use score_cache::{ScoreCache, ScoreCacheStats};
 pub use tokenizer::{ChatTemplate, Tokenizer};
 pub use train::{
     LoraTrainer, TextPair, TokenPair, TrainEvent, TrainOptions, TrainOutcome, TrainRun,
 };
 pub use transformer::Transformer;
 pub use w2s::{W2sStats, WeakToStrong, MAX_W2S_ALPHA};
+pub use w2s_topk::{steered_top_k, TopKSteered};
 pub use weights::{canonical_tensors, MemoryWeights, WeightSource};
 
 #[cfg(test)]

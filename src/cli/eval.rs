@@ -154,6 +154,9 @@ pub fn run(args: &EvalArgs, limits: &Limits, out: &mut Output) -> anyhow::Result
         episodes.len(),
         seconds * 1e3 / questions.max(1) as f64
     );
+    for line in args.policy.cache_report() {
+        eprintln!("bip: {line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -18,6 +18,7 @@ mod progress;
 mod render;
 mod render_lines;
 mod render_nested;
+mod scoring;
 mod theme;
 mod theme_apply;
 mod train;

@@ -12,6 +12,7 @@ use bip::models::{Device, DEFAULT_MAX_CONTEXT};
 use bip::policy::{PolicyError, PolicyOptions};
 
 use super::lm;
+use super::scoring::ScoringArgs;
 
 /// Which model of the agent scores its actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -58,13 +59,15 @@ pub struct PolicyArgs {
     #[arg(long, conflicts_with = "beta")]
     calibration: Option<PathBuf>,
     /// Language model of the lm and hybrid policies: a GGUF file, a Hugging Face folder,
-    /// or an alias (smollm2-135m, fetched by scripts/fetch-models.sh).
+    /// an alias (smollm2-135m, fetched by scripts/fetch-models.sh), or a served model
+    /// (`http://HOST:PORT/v1` or `URL#NAME`, with --tokenizer).
     #[arg(long, default_value = "smollm2-135m")]
     model: String,
     /// A PEFT LoRA adapter folder applied to --model.
     #[arg(long)]
     adapter: Option<PathBuf>,
-    /// Weak-to-strong: the large model L.
+    /// Weak-to-strong: the large model L (a served one too: `http://HOST:PORT/v1`, with
+    /// --tokenizer; then steered from its top log-probabilities).
     #[arg(long, required_if_eq("policy", "w2s"))]
     large: Option<String>,
     /// Weak-to-strong: the small expert E (post-trained).
@@ -102,6 +105,8 @@ pub struct PolicyArgs {
     /// most 1048576).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
     max_context: usize,
+    #[command(flatten)]
+    scoring: ScoringArgs,
 }
 
 impl PolicyArgs {
@@ -135,6 +140,7 @@ impl PolicyArgs {
             lm_weight: self.lm_weight,
             prune_to: self.prune_to,
             max_context: self.max_context,
+            serving: self.scoring.options(),
         })
     }
 
@@ -143,21 +149,14 @@ impl PolicyArgs {
         // --max-context is checked as `bip lm` checks it, with the same message.
         lm::max_context(self.max_context)?;
         let options = self.options()?;
-        options.build().map_err(|e| match e {
-            PolicyError::Beta(source) => anyhow::Error::new(source).context("invalid --beta"),
-            PolicyError::OutOfRange {
-                option,
-                value,
-                range,
-            } => {
-                let flag = option.replace('_', "-");
-                anyhow!("--{flag}: {value} is not a number in {range}")
-            }
-            PolicyError::MissingW2sModels => {
-                anyhow!("--policy w2s needs --large, --expert and --naive")
-            }
-            other => other.into(),
-        })
+        let built = options.build_with_caches().map_err(flag_error)?;
+        self.scoring.opened(built.caches);
+        Ok(built.policy)
+    }
+
+    /// One line per score cache used, for the end of the run.
+    pub fn cache_report(&self) -> Vec<String> {
+        self.scoring.report()
     }
 
     /// The hypothesis pruning the flags ask for: none for the planner, whose every
@@ -192,5 +191,28 @@ impl PolicyArgs {
         };
         check_beta(beta).map_err(|_| anyhow!("--beta {}: must be in [0, 1e6]", number(beta)))?;
         Ok(beta)
+    }
+}
+
+/// A policy error in the words of the command line: options named by their flags.
+pub fn flag_error(error: PolicyError) -> anyhow::Error {
+    match error {
+        PolicyError::Beta(source) => anyhow::Error::new(source).context("invalid --beta"),
+        PolicyError::OutOfRange {
+            option,
+            value,
+            range,
+        } => {
+            let flag = option.replace('_', "-");
+            anyhow!("--{flag}: {value} is not a number in {range}")
+        }
+        PolicyError::MissingW2sModels => {
+            anyhow!("--policy w2s needs --large, --expert and --naive")
+        }
+        PolicyError::NoTokenizer { spec } => anyhow!(
+            "{spec} is a served model: name bip's tokenizer for it with --tokenizer (a GGUF \
+             file, a Hugging Face folder or an alias)"
+        ),
+        other => other.into(),
     }
 }

@@ -137,6 +137,9 @@ fn compare(args: &RunArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<
         themes.len(),
         progress.elapsed()
     );
+    for line in args.policy.cache_report() {
+        eprintln!("bip: {line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

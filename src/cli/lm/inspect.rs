@@ -14,7 +14,7 @@ use super::super::output::Output;
 pub(super) struct InspectArgs {
     /// A GGUF file, a Hugging Face folder, or an alias (smollm2-135m).
     #[arg(long)]
-    model: String,
+    pub(super) model: String,
     /// Print the description as JSON.
     #[arg(long)]
     json: bool,

@@ -5,16 +5,19 @@ use std::process::ExitCode;
 mod generate;
 mod inspect;
 mod score;
+mod served;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::{
-    BackendTask, Device, LanguageModel, LoadOptions, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT,
+    BackendTask, Device, Endpoint, LanguageModel, LoadOptions, DEFAULT_MAX_CONTEXT,
+    MAX_CONTEXT_LIMIT,
 };
 
 use super::output::Output;
+use super::scoring::ScoringArgs;
 use generate::GenerateArgs;
 use inspect::InspectArgs;
 use score::ScoreArgs;
@@ -38,8 +41,9 @@ enum LmCommand {
 
 #[derive(Debug, Args)]
 struct ModelArgs {
-    /// A GGUF file, a Hugging Face folder, or an alias (smollm2-135m, fetched by
-    /// scripts/fetch-models.sh).
+    /// A GGUF file, a Hugging Face folder, an alias (smollm2-135m, fetched by
+    /// scripts/fetch-models.sh), or for `score` a served model (`http://HOST:PORT/v1` or
+    /// `URL#NAME`, with --tokenizer).
     #[arg(long)]
     model: String,
     /// Where to run the model: cpu, cuda (the first GPU) or cuda:N.
@@ -53,6 +57,8 @@ struct ModelArgs {
     /// shorter. Rotary tables are built for this many positions (at most 1048576).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
     max_context: usize,
+    #[command(flatten)]
+    scoring: ScoringArgs,
 }
 
 impl ModelArgs {
@@ -75,7 +81,12 @@ pub fn max_context(n: usize) -> anyhow::Result<LoadOptions> {
 pub fn run(args: &LmArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     check(args)?;
     match &args.command {
+        LmCommand::Inspect(a) if Endpoint::is_endpoint(&a.model) => served::refuse(&a.model),
+        LmCommand::Generate(a) if Endpoint::is_endpoint(&a.model.model) => {
+            served::refuse(&a.model.model)
+        }
         LmCommand::Inspect(a) => inspect::inspect(a, out),
+        LmCommand::Score(a) if Endpoint::is_endpoint(&a.model.model) => served::score(a, out),
         LmCommand::Score(a) => a.model.device.run(OnModel::Score(a, out))?,
         LmCommand::Generate(a) => a.model.device.run(OnModel::Generate(a, out))?,
     }

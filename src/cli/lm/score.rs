@@ -17,16 +17,16 @@ pub(super) struct ScoreArgs {
     pub(super) model: ModelArgs,
     /// Text before the continuation.
     #[arg(long)]
-    prompt: String,
+    pub(super) prompt: String,
     /// Text whose tokens are scored.
     #[arg(long)]
-    continuation: String,
+    pub(super) continuation: String,
     /// Wrap the prompt in the model's chat template as a user message.
     #[arg(long)]
-    chat: bool,
+    pub(super) chat: bool,
     /// Print `{"tokens", "token_ids", "logprobs", "total"}` as JSON.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 /// Runs `bip lm score` on `device`.
@@ -50,24 +50,35 @@ pub(super) fn score<B: Backend>(
         .context("scoring the continuation")?;
     let scored = scored.into_iter().next().context("no score returned")?;
     let texts = model.tokenizer().token_texts(&scored.tokens);
-    if args.json {
+    print_scores(args.json, &texts, &scored.tokens, &scored.logprobs, out)
+}
+
+/// Prints one continuation's per-token scores: a table, or JSON with `--json`.
+pub(super) fn print_scores(
+    json: bool,
+    texts: &[String],
+    ids: &[u32],
+    logprobs: &[f32],
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
+    let total: f64 = logprobs.iter().map(|&l| f64::from(l)).sum();
+    if json {
         let doc = serde_json::json!({
             "tokens": texts,
-            "token_ids": scored.tokens,
-            "logprobs": scored.logprobs,
-            "total": scored.total(),
+            "token_ids": ids,
+            "logprobs": logprobs,
+            "total": total,
         });
         out.print(&format!("{doc}\n"))?;
     } else {
         let mut text = format!("{:>8}  {:>10}  token\n", "id", "logprob");
-        for ((token, id), lp) in texts.iter().zip(&scored.tokens).zip(&scored.logprobs) {
+        for ((token, id), lp) in texts.iter().zip(ids).zip(logprobs) {
             text += &format!("{id:>8}  {lp:>10.4}  {token:?}\n");
         }
-        let mean = scored.mean().unwrap_or(0.0);
+        let mean = total / ids.len().max(1) as f64;
         text += &format!(
-            "total {:.4} over {} tokens (mean {mean:.4})\n",
-            scored.total(),
-            scored.tokens.len()
+            "total {total:.4} over {} tokens (mean {mean:.4})\n",
+            ids.len()
         );
         out.print(&text)?;
     }

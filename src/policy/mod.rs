@@ -13,24 +13,30 @@
 //! # Ok::<(), bip::policy::PolicyError>(())
 //! ```
 
+mod error;
+mod load;
+mod serving;
+
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 
 use bip_engine::{
-    EngineError, HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate,
-    Pruning, TextScorer, TokenReduction, DEFAULT_BETA,
+    HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate, Pruning,
+    TextScorer, TokenReduction, DEFAULT_BETA,
 };
-use bip_models::burn::tensor::backend::Backend;
-use bip_models::{
-    resolve_model, BackendTask, Device, LanguageModel, LoadOptions, LoraAdapter, ModelError,
-    WeakToStrong, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT, MAX_W2S_ALPHA,
-};
-
 use bip_episodes::limits::number;
+use bip_models::{
+    Device, Endpoint, LoadOptions, ScoreCache, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT,
+    MAX_W2S_ALPHA,
+};
 
-use crate::scorer::{ModelScorer, W2sScorer};
+pub use error::PolicyError;
+pub use load::load_model;
+pub use serving::{ServingOptions, MAX_CONCURRENCY};
+
+use load::{Large, Single, W2s};
 
 /// The largest hybrid weight: a log-likelihood scaled by more only overflows.
 pub const MAX_HYBRID_WEIGHT: f64 = 1000.0;
@@ -122,6 +128,8 @@ pub struct PolicyOptions {
     /// LM policies: the longest sequence a model runs on (its own context when shorter),
     /// 1 to [`MAX_CONTEXT_LIMIT`].
     pub max_context: usize,
+    /// Served models (an endpoint as `model` or `large`) and the score cache.
+    pub serving: ServingOptions,
 }
 
 impl Default for PolicyOptions {
@@ -143,6 +151,7 @@ impl Default for PolicyOptions {
             lm_weight: 1.0,
             prune_to: 2,
             max_context: DEFAULT_MAX_CONTEXT,
+            serving: ServingOptions::default(),
         }
     }
 }
@@ -155,7 +164,26 @@ impl PolicyOptions {
     /// missing weak-to-strong models, or a model or adapter that cannot be loaded (naming
     /// its path).
     pub fn build(&self) -> Result<Box<dyn Policy>, PolicyError> {
+        self.build_with_caches().map(|built| built.policy)
+    }
+
+    /// Builds the policy as [`PolicyOptions::build`] does, with the score caches it
+    /// opened (for their hit rates at the end of a run).
+    ///
+    /// # Errors
+    /// As [`PolicyOptions::build`]; also a served model that cannot be reached or whose
+    /// tokenizer differs from bip's, and a score cache that cannot be opened.
+    pub fn build_with_caches(&self) -> Result<BuiltPolicy, PolicyError> {
         self.check()?;
+        let mut caches = Vec::new();
+        let policy = self.build_policy(&mut caches)?;
+        Ok(BuiltPolicy { policy, caches })
+    }
+
+    fn build_policy(
+        &self,
+        caches: &mut Vec<Arc<ScoreCache>>,
+    ) -> Result<Box<dyn Policy>, PolicyError> {
         let planner = || -> Result<Box<dyn Policy>, PolicyError> {
             Ok(Box::new(
                 PlannerPolicy::new(self.beta).map_err(PolicyError::Beta)?,
@@ -163,10 +191,10 @@ impl PolicyOptions {
         };
         match self.kind {
             PolicyKind::Planner => planner(),
-            PolicyKind::Lm => Ok(Box::new(self.lm_policy(self.single_scorer()?))),
-            PolicyKind::W2s => Ok(Box::new(self.lm_policy(self.w2s_scorer()?))),
+            PolicyKind::Lm => Ok(Box::new(self.lm_policy(self.single_scorer(caches)?))),
+            PolicyKind::W2s => Ok(Box::new(self.lm_policy(self.w2s_scorer(caches)?))),
             PolicyKind::Hybrid => {
-                let lm = Box::new(self.lm_policy(self.single_scorer()?));
+                let lm = Box::new(self.lm_policy(self.single_scorer(caches)?));
                 Ok(Box::new(
                     HybridPolicy::new(planner()?, lm, self.planner_weight, self.lm_weight)
                         .map_err(PolicyError::HybridWeights)?,
@@ -211,6 +239,7 @@ impl PolicyOptions {
                 ));
             }
         }
+        self.serving.check()?;
         if !(1..=MAX_CONTEXT_LIMIT).contains(&self.max_context) {
             return Err(PolicyError::OutOfRange {
                 option: "max_context",
@@ -230,19 +259,45 @@ impl PolicyOptions {
         LmPolicy::with_options(scorer, template, self.reduction)
     }
 
-    fn single_scorer(&self) -> Result<Box<dyn TextScorer>, PolicyError> {
+    fn single_scorer(
+        &self,
+        caches: &mut Vec<Arc<ScoreCache>>,
+    ) -> Result<Box<dyn TextScorer>, PolicyError> {
+        if Endpoint::is_endpoint(&self.model) {
+            if self.adapter.is_some() {
+                return Err(PolicyError::NotServable {
+                    what: "a LoRA adapter applies to a model bip loads, not to a served one",
+                });
+            }
+            let served = self.serving.connect(&self.model)?;
+            return self.serving.cached(Box::new(served), caches);
+        }
         let task = Single {
             spec: &self.model,
             adapter: self.adapter.as_deref(),
             options: self.load_options(),
         };
-        self.device.run(task).map_err(PolicyError::Device)?
+        let scorer = self.device.run(task).map_err(PolicyError::Device)??;
+        self.serving.cached(scorer, caches)
     }
 
-    fn w2s_scorer(&self) -> Result<Box<dyn TextScorer>, PolicyError> {
+    fn w2s_scorer(
+        &self,
+        caches: &mut Vec<Arc<ScoreCache>>,
+    ) -> Result<Box<dyn TextScorer>, PolicyError> {
         let (Some(large), Some(expert), Some(naive)) = (&self.large, &self.expert, &self.naive)
         else {
             return Err(PolicyError::MissingW2sModels);
+        };
+        if [expert, naive].iter().any(|m| Endpoint::is_endpoint(m)) {
+            return Err(PolicyError::NotServable {
+                what: "weak-to-strong: the expert and the naive model must be models bip loads (a served model only as the large one)",
+            });
+        }
+        let large = if Endpoint::is_endpoint(large) {
+            Large::Served(Box::new(self.serving.connect(large)?))
+        } else {
+            Large::Local(large)
         };
         let task = W2s {
             large,
@@ -252,161 +307,15 @@ impl PolicyOptions {
             alpha: self.alpha,
             options: self.load_options(),
         };
-        self.device.run(task).map_err(PolicyError::Device)?
+        let scorer = self.device.run(task).map_err(PolicyError::Device)??;
+        self.serving.cached(scorer, caches)
     }
 }
 
-/// Why a policy could not be built.
-///
-/// A variant that wraps a cause keeps it as its [`source`](std::error::Error::source)
-/// and does not repeat it in its own message.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum PolicyError {
-    /// A policy name that is none of `planner`, `lm`, `w2s`, `hybrid`.
-    #[error("unknown policy \"{name}\": expected planner, lm, w2s or hybrid")]
-    UnknownKind {
-        /// The name given.
-        name: String,
-    },
-    /// β is out of range.
-    #[error("invalid beta")]
-    Beta(#[source] EngineError),
-    /// A hybrid weight is out of range.
-    #[error("invalid hybrid weights")]
-    HybridWeights(#[source] EngineError),
-    /// A numeric option is outside its range.
-    #[error("{option}: {value} is not a number in {range}")]
-    OutOfRange {
-        /// The option's name in [`PolicyOptions`] (`alpha`, `lm_weight`, ...).
-        option: &'static str,
-        /// Its value, as given.
-        value: String,
-        /// What it may be.
-        range: String,
-    },
-    /// The weak-to-strong policy was asked for without its three models.
-    #[error("the w2s policy needs a large, an expert and a naive model")]
-    MissingW2sModels,
-    /// The device cannot run models in this build.
-    #[error("device")]
-    Device(#[source] ModelError),
-    /// A model path that does not exist, or an alias whose file is missing (the message
-    /// says how to fetch it).
-    #[error(transparent)]
-    NotFound(ModelError),
-    /// A model could not be loaded (its error names the file).
-    #[error("loading the model")]
-    Model {
-        /// The model as given (a path or an alias).
-        path: String,
-        /// Why.
-        #[source]
-        source: ModelError,
-    },
-    /// A LoRA adapter could not be read (its error names the folder).
-    #[error("reading the LoRA adapter")]
-    Adapter {
-        /// The adapter folder.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: ModelError,
-    },
-    /// One of the weak-to-strong models could not be loaded.
-    #[error("the {role} model")]
-    W2sRole {
-        /// `large`, `expert` or `naive`.
-        role: &'static str,
-        /// Why.
-        #[source]
-        source: Box<PolicyError>,
-    },
-    /// The three weak-to-strong models do not go together.
-    #[error("combining the weak-to-strong models")]
-    W2s(#[source] ModelError),
-}
-
-/// Loads `spec` (a path or an alias), with a LoRA adapter merged in when given, within
-/// the limits of `options`.
-///
-/// # Errors
-/// [`PolicyError::NotFound`], [`PolicyError::Model`] or [`PolicyError::Adapter`], naming
-/// the path.
-pub fn load_model<B: Backend>(
-    spec: &str,
-    adapter: Option<&Path>,
-    options: &LoadOptions,
-    device: &B::Device,
-) -> Result<LanguageModel<B>, PolicyError> {
-    let path = resolve_model(spec).map_err(PolicyError::NotFound)?;
-    let adapter = adapter
-        .map(|dir| {
-            LoraAdapter::load(dir).map_err(|source| PolicyError::Adapter {
-                path: dir.to_path_buf(),
-                source,
-            })
-        })
-        .transpose()?;
-    LanguageModel::load_with(&path, adapter.as_ref(), options, device).map_err(|source| {
-        PolicyError::Model {
-            path: path.display().to_string(),
-            source,
-        }
-    })
-}
-
-/// The model of a single-model scorer.
-struct Single<'a> {
-    spec: &'a str,
-    adapter: Option<&'a Path>,
-    options: LoadOptions,
-}
-
-impl BackendTask for Single<'_> {
-    type Output = Result<Box<dyn TextScorer>, PolicyError>;
-
-    fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
-        let model = load_model::<B>(self.spec, self.adapter, &self.options, device)?;
-        Ok(Box::new(ModelScorer::new(model)))
-    }
-}
-
-/// The models of a weak-to-strong scorer.
-struct W2s<'a> {
-    large: &'a str,
-    expert: &'a str,
-    expert_adapter: Option<&'a Path>,
-    naive: &'a str,
-    alpha: f64,
-    options: LoadOptions,
-}
-
-impl BackendTask for W2s<'_> {
-    type Output = Result<Box<dyn TextScorer>, PolicyError>;
-
-    fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
-        // A model named for two roles (L = N, the usual set-up) is loaded once.
-        let load = |spec: &str, adapter: Option<&Path>, role: &'static str| {
-            load_model::<B>(spec, adapter, &self.options, device)
-                .map(Arc::new)
-                .map_err(|e| PolicyError::W2sRole {
-                    role,
-                    source: Box::new(e),
-                })
-        };
-        let large = load(self.large, None, "large")?;
-        let naive = if self.naive == self.large {
-            Arc::clone(&large)
-        } else {
-            load(self.naive, None, "naive")?
-        };
-        let expert = if self.expert == self.naive && self.expert_adapter.is_none() {
-            Arc::clone(&naive)
-        } else {
-            load(self.expert, self.expert_adapter, "expert")?
-        };
-        let w2s = WeakToStrong::new(large, expert, naive, self.alpha).map_err(PolicyError::W2s)?;
-        Ok(Box::new(W2sScorer::new(w2s)))
-    }
+/// A policy with the score caches it reads and writes.
+pub struct BuiltPolicy {
+    /// The policy.
+    pub policy: Box<dyn Policy>,
+    /// The score caches its scorers use (none without [`ServingOptions::cache`]).
+    pub caches: Vec<Arc<ScoreCache>>,
 }

@@ -1,0 +1,133 @@
+//! Loading the models of a policy on the device asked for.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use bip_models::burn::tensor::backend::Backend;
+use bip_models::{
+    resolve_model, BackendTask, LanguageModel, LoadOptions, LoraAdapter, WeakToStrong,
+};
+
+use super::PolicyError;
+use crate::cached::TokenScorer;
+use crate::remote::RemoteScorer;
+use crate::remote_w2s::RemoteW2sScorer;
+use crate::scorer::{ModelScorer, W2sScorer};
+
+/// Loads `spec` (a path or an alias), with a LoRA adapter merged in when given, within
+/// the limits of `options`.
+///
+/// # Errors
+/// [`PolicyError::NotFound`], [`PolicyError::Model`] or [`PolicyError::Adapter`], naming
+/// the path.
+pub fn load_model<B: Backend>(
+    spec: &str,
+    adapter: Option<&Path>,
+    options: &LoadOptions,
+    device: &B::Device,
+) -> Result<LanguageModel<B>, PolicyError> {
+    let path = resolve_model(spec).map_err(PolicyError::NotFound)?;
+    let adapter = adapter
+        .map(|dir| {
+            LoraAdapter::load(dir).map_err(|source| PolicyError::Adapter {
+                path: dir.to_path_buf(),
+                source,
+            })
+        })
+        .transpose()?;
+    LanguageModel::load_with(&path, adapter.as_ref(), options, device).map_err(|source| {
+        PolicyError::Model {
+            path: path.display().to_string(),
+            source,
+        }
+    })
+}
+
+/// The model of a single-model scorer.
+pub(super) struct Single<'a> {
+    pub spec: &'a str,
+    pub adapter: Option<&'a Path>,
+    pub options: LoadOptions,
+}
+
+impl BackendTask for Single<'_> {
+    type Output = Result<Box<dyn TokenScorer>, PolicyError>;
+
+    fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
+        let model = load_model::<B>(self.spec, self.adapter, &self.options, device)?;
+        let scorer = ModelScorer::new(model);
+        // The score cache's key names the adapter merged in.
+        Ok(Box::new(match self.adapter {
+            Some(dir) => scorer.with_adapter(dir),
+            None => scorer,
+        }))
+    }
+}
+
+/// The large model of a weak-to-strong scorer: loaded by bip, or served (then steered
+/// from its top log-probabilities).
+pub(super) enum Large<'a> {
+    Local(&'a str),
+    Served(Box<RemoteScorer>),
+}
+
+/// The models of a weak-to-strong scorer.
+pub(super) struct W2s<'a> {
+    pub large: Large<'a>,
+    pub expert: &'a str,
+    pub expert_adapter: Option<&'a Path>,
+    pub naive: &'a str,
+    pub alpha: f64,
+    pub options: LoadOptions,
+}
+
+impl BackendTask for W2s<'_> {
+    type Output = Result<Box<dyn TokenScorer>, PolicyError>;
+
+    fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
+        let W2s {
+            large,
+            expert,
+            expert_adapter,
+            naive,
+            alpha,
+            options,
+        } = self;
+        let load = |spec: &str, adapter: Option<&Path>, role: &'static str| {
+            load_model::<B>(spec, adapter, &options, device)
+                .map(Arc::new)
+                .map_err(|e| PolicyError::W2sRole {
+                    role,
+                    source: Box::new(e),
+                })
+        };
+        let large = match large {
+            Large::Served(served) => {
+                let naive_model = load(naive, None, "naive")?;
+                let expert_model = if expert == naive && expert_adapter.is_none() {
+                    Arc::clone(&naive_model)
+                } else {
+                    load(expert, expert_adapter, "expert")?
+                };
+                let w2s = RemoteW2sScorer::new(*served, expert_model, naive_model, alpha)
+                    .map_err(PolicyError::W2s)?;
+                return Ok(Box::new(w2s));
+            }
+            Large::Local(spec) => (spec, load(spec, None, "large")?),
+        };
+        // A model named for two roles (L = N, the usual set-up) is loaded once.
+        let naive_model = if naive == large.0 {
+            Arc::clone(&large.1)
+        } else {
+            load(naive, None, "naive")?
+        };
+        let expert_model = if expert == naive && expert_adapter.is_none() {
+            Arc::clone(&naive_model)
+        } else {
+            load(expert, expert_adapter, "expert")?
+        };
+        let w2s = WeakToStrong::new(large.1, expert_model, naive_model, alpha)
+            .map_err(PolicyError::W2s)?;
+        Ok(Box::new(W2sScorer::new(w2s)))
+    }
+}

@@ -1,0 +1,105 @@
+//! The hosted scorers at the level of token ids ([`TokenScorer`]), for the score cache,
+//! and what identifies a model file to it.
+
+use bip_engine::{PolicyFailure, TextRequest, TextScorer};
+use bip_models::burn::tensor::backend::Backend;
+use bip_models::{
+    encode_requests, EncodedRequest, LanguageModel, PrefixCache, ScoreOptions, WeakToStrong,
+};
+
+use super::{score_requests, token_requests, ModelScorer, W2sScorer, POISONED};
+use crate::cached::TokenScorer;
+
+impl<B: Backend> TokenScorer for ModelScorer<B>
+where
+    LanguageModel<B>: Send + Sync,
+    PrefixCache<B>: Send,
+{
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn identity(&self) -> String {
+        self.identity.clone()
+    }
+
+    fn encode(&self, requests: &[TextRequest<'_>]) -> Result<Vec<EncodedRequest>, PolicyFailure> {
+        Ok(encode_requests(
+            self.model.tokenizer(),
+            &score_requests(requests),
+        )?)
+    }
+
+    fn score_encoded(
+        &self,
+        _texts: &[TextRequest<'_>],
+        encoded: &[EncodedRequest],
+        done: &mut dyn FnMut(usize, Vec<f32>) -> Result<(), PolicyFailure>,
+    ) -> Result<(), PolicyFailure> {
+        let mut cache = self.cache.lock().map_err(|_| POISONED)?;
+        let options = ScoreOptions::default();
+        let scored = self
+            .model
+            .score_tokens(&mut cache, &token_requests(encoded), &options)?;
+        scored
+            .into_iter()
+            .enumerate()
+            .try_for_each(|(i, s)| done(i, s.logprobs))
+    }
+
+    fn tokens_computed(&self) -> u64 {
+        TextScorer::tokens_computed(self)
+    }
+}
+
+impl<B: Backend> TokenScorer for W2sScorer<B>
+where
+    WeakToStrong<B>: Send,
+{
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn identity(&self) -> String {
+        self.identity.clone()
+    }
+
+    fn encode(&self, requests: &[TextRequest<'_>]) -> Result<Vec<EncodedRequest>, PolicyFailure> {
+        let w2s = self.w2s.lock().map_err(|_| POISONED)?;
+        Ok(encode_requests(
+            w2s.large().tokenizer(),
+            &score_requests(requests),
+        )?)
+    }
+
+    fn score_encoded(
+        &self,
+        _texts: &[TextRequest<'_>],
+        encoded: &[EncodedRequest],
+        done: &mut dyn FnMut(usize, Vec<f32>) -> Result<(), PolicyFailure>,
+    ) -> Result<(), PolicyFailure> {
+        let mut w2s = self.w2s.lock().map_err(|_| POISONED)?;
+        let scored = w2s.score_tokens(&token_requests(encoded), &ScoreOptions::default())?;
+        scored
+            .into_iter()
+            .enumerate()
+            .try_for_each(|(i, s)| done(i, s.logprobs))
+    }
+
+    fn tokens_computed(&self) -> u64 {
+        TextScorer::tokens_computed(self)
+    }
+}
+
+/// A file as a score cache's identity knows it: its path, size and modification time,
+/// so that a file replaced in place is a different model.
+pub fn file_identity(path: &std::path::Path) -> String {
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let meta = std::fs::metadata(&path).ok();
+    let size = meta.as_ref().map_or(0, |m| m.len());
+    let modified = meta
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs());
+    format!("{} ({size} bytes, modified {modified})", path.display())
+}
