@@ -88,39 +88,46 @@ pub fn steered_top_k(
     let rest_mass = (1.0 - known_mass).max(0.0);
     let mut rest: Vec<f64> = (0..vocab).filter(|&v| !known[v]).map(steer).collect();
     rest.sort_by(|a, b| b.total_cmp(a));
-    let fill = |order: &mut dyn Iterator<Item = &f64>| -> f64 {
-        let (mut left, mut z) = (rest_mass, 0.0);
-        for &s in order {
-            if left <= 0.0 {
-                break;
-            }
-            let p = left.min(p_min);
-            z += p * s.exp();
-            left -= p;
-        }
-        z
-    };
-    let z_high = known_z + fill(&mut rest.iter());
-    let z_low = known_z + fill(&mut rest.iter().rev());
-    // The naive model's own distribution over the rest, as the shape of L's.
-    let norm = log_normalizer(naive);
-    let (mut n_mass, mut n_z) = (0.0, 0.0);
-    for v in (0..vocab).filter(|&v| !known[v]) {
-        let p = (f64::from(naive[v] - norm.0) - norm.1).exp();
-        n_mass += p;
-        n_z += p * steer(v).exp();
-    }
-    let z_est = known_z
-        + if n_mass > 0.0 {
-            rest_mass * n_z / n_mass
-        } else {
-            0.0
-        };
+    let z_high = known_z + fill(rest_mass, p_min, rest.iter());
+    let z_low = known_z + fill(rest_mass, p_min, rest.iter().rev());
+    let z_est = known_z + naive_rest(naive, &known, &steer, rest_mass);
     Ok(TopKSteered {
         estimate: numerator - z_est.ln(),
         lower: numerator - z_high.ln(),
         upper: numerator - z_low.ln(),
     })
+}
+
+/// The normaliser's term for L's mass outside its known tokens, `rest_mass`, given at
+/// most `p_min` a token to the steering values of `order` first.
+fn fill<'a>(rest_mass: f64, p_min: f64, order: impl Iterator<Item = &'a f64>) -> f64 {
+    let (mut left, mut z) = (rest_mass, 0.0);
+    for &s in order {
+        if left <= 0.0 {
+            break;
+        }
+        let p = left.min(p_min);
+        z += p * s.exp();
+        left -= p;
+    }
+    z
+}
+
+/// The same term with `rest_mass` spread over the unknown tokens as the naive model
+/// spreads its own mass there (the shape of L's): the estimate.
+fn naive_rest(naive: &[f32], known: &[bool], steer: &dyn Fn(usize) -> f64, rest_mass: f64) -> f64 {
+    let norm = log_normalizer(naive);
+    let (mut n_mass, mut n_z) = (0.0, 0.0);
+    for v in (0..naive.len()).filter(|&v| !known[v]) {
+        let p = (f64::from(naive[v] - norm.0) - norm.1).exp();
+        n_mass += p;
+        n_z += p * steer(v).exp();
+    }
+    if n_mass > 0.0 {
+        rest_mass * n_z / n_mass
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]

@@ -8,9 +8,10 @@ use clap::Args;
 
 use bip::engine::evaluation::{evaluate, risk_coverage_csv, EvaluateOptions};
 use bip::episodes::Story;
-use bip::io::{to_jsonl, OutputSet, Slot};
+use bip::io::to_jsonl;
 use bip::plot::reliability_svg;
 
+use super::eval_outputs::EvalOutputs;
 use super::input::{read_inputs, InputFormat};
 use super::limits::Limits;
 use super::nested::{read_documents, read_hitom, TrustArgs};
@@ -44,20 +45,20 @@ pub struct EvalArgs {
     /// Write one JSON line per question (episode, question, content hash, posterior,
     /// answer, expected) to this file.
     #[arg(long)]
-    predictions: Option<PathBuf>,
+    pub(super) predictions: Option<PathBuf>,
     /// Abstain ("cannot tell") when the two best options are closer than this margin;
     /// the flag alone uses the default margin (0.02).
     #[arg(long, num_args = 0..=1, default_missing_value = DEFAULT_MARGIN_TEXT)]
     abstain_below: Option<f64>,
     /// Write the risk–coverage curve (one row per margin) to this CSV file.
     #[arg(long)]
-    risk_coverage: Option<PathBuf>,
+    pub(super) risk_coverage: Option<PathBuf>,
     /// Report calibration: ECE over 10 equal-mass bins, Brier score, mean log-likelihood.
     #[arg(long)]
     calibration_report: bool,
     /// Draw the reliability diagram to this SVG file (implies --calibration-report).
     #[arg(long)]
-    plot: Option<PathBuf>,
+    pub(super) plot: Option<PathBuf>,
 }
 
 /// What the files of `bip eval` hold.
@@ -70,34 +71,6 @@ enum EvalFormat {
     Mmtom,
     /// Hi-ToM records (JSONL), read with `bip import hitom`'s reader into stories.
     Hitom,
-}
-
-/// The outputs of one `bip eval` run, checked before any work.
-struct EvalOutputs {
-    set: OutputSet,
-    report: Slot,
-    predictions: Option<Slot>,
-    curve: Option<Slot>,
-    plot: Option<Slot>,
-}
-
-impl EvalOutputs {
-    fn check(args: &EvalArgs) -> anyhow::Result<Self> {
-        let mut set = OutputSet::new();
-        let report = set.add_stdout("the report")?;
-        let mut slot =
-            |flag, path: &Option<PathBuf>| path.as_ref().map(|p| set.add(flag, p)).transpose();
-        let predictions = slot("--predictions", &args.predictions)?;
-        let curve = slot("--risk-coverage", &args.risk_coverage)?;
-        let plot = slot("--plot", &args.plot)?;
-        Ok(Self {
-            set,
-            report,
-            predictions,
-            curve,
-            plot,
-        })
-    }
 }
 
 /// Runs `bip eval`.

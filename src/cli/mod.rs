@@ -2,6 +2,7 @@
 
 mod calibrate;
 mod eval;
+mod eval_outputs;
 mod generate;
 mod generate_nested;
 mod import;
@@ -14,6 +15,7 @@ mod lm;
 mod nested;
 mod output;
 mod policy;
+mod policy_error;
 mod progress;
 mod render;
 mod render_lines;

@@ -9,9 +9,10 @@ use bip::engine::calibrate::CalibrationFile;
 use bip::engine::{check_beta, Policy, PromptStyle, Pruning, TokenReduction, DEFAULT_BETA};
 use bip::episodes::limits::number;
 use bip::models::{Device, DEFAULT_MAX_CONTEXT};
-use bip::policy::{PolicyError, PolicyOptions};
+use bip::policy::PolicyOptions;
 
 use super::lm;
+use super::policy_error::flag_error;
 use super::scoring::ScoringArgs;
 
 /// Which model of the agent scores its actions.
@@ -191,28 +192,5 @@ impl PolicyArgs {
         };
         check_beta(beta).map_err(|_| anyhow!("--beta {}: must be in [0, 1e6]", number(beta)))?;
         Ok(beta)
-    }
-}
-
-/// A policy error in the words of the command line: options named by their flags.
-pub fn flag_error(error: PolicyError) -> anyhow::Error {
-    match error {
-        PolicyError::Beta(source) => anyhow::Error::new(source).context("invalid --beta"),
-        PolicyError::OutOfRange {
-            option,
-            value,
-            range,
-        } => {
-            let flag = option.replace('_', "-");
-            anyhow!("--{flag}: {value} is not a number in {range}")
-        }
-        PolicyError::MissingW2sModels => {
-            anyhow!("--policy w2s needs --large, --expert and --naive")
-        }
-        PolicyError::NoTokenizer { spec } => anyhow!(
-            "{spec} is a served model: name bip's tokenizer for it with --tokenizer (a GGUF \
-             file, a Hugging Face folder or an alias)"
-        ),
-        other => other.into(),
     }
 }

@@ -27,7 +27,7 @@ pub enum PolicyError {
     /// A numeric option is outside its range.
     #[error("{option}: {value} is not a number in {range}")]
     OutOfRange {
-        /// The option's name in [`PolicyOptions`] (`alpha`, `lm_weight`, ...).
+        /// The option's name in [`PolicyOptions`](super::PolicyOptions) (`alpha`, `lm_weight`, ...).
         option: &'static str,
         /// Its value, as given.
         value: String,

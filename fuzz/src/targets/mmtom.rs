@@ -4,7 +4,7 @@ use std::io;
 
 use bip_episodes::import::mmtom::read_jsonl;
 
-use super::{signature, Scratch, Target};
+use super::{record_outcomes, Scratch, Target};
 
 /// The MMToM-QA target.
 pub(super) const TARGET: Target = Target {
@@ -53,23 +53,9 @@ fn run(input: &[u8], scratch: &Scratch) -> String {
     let Ok(text) = std::str::from_utf8(input) else {
         return "not UTF-8".into();
     };
-    let mut out = String::new();
-    for (_, record) in read_jsonl(text) {
-        match record {
-            Ok(r) => out.push_str(&format!(
-                "read {} actions; ",
-                r.episode.actions().len().min(3)
-            )),
-            Err(e) => {
-                out.push_str(&signature(&e, scratch));
-                out.push_str("; ");
-            }
-        }
-        if out.len() > 400 {
-            break;
-        }
-    }
-    out
+    record_outcomes(read_jsonl(text), scratch, |r| {
+        format!("read {} actions", r.episode.actions().len().min(3))
+    })
 }
 
 /// The sample records and questions written for the tests, one per input.

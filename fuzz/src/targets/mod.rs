@@ -92,6 +92,27 @@ impl Scratch {
     }
 }
 
+/// The outcome of each record of a JSON Lines input (`ok` of a record read, the error's
+/// signature otherwise), until about 400 bytes of them.
+pub(crate) fn record_outcomes<T, E: std::error::Error>(
+    records: impl Iterator<Item = (usize, Result<T, E>)>,
+    scratch: &Scratch,
+    ok: impl Fn(T) -> String,
+) -> String {
+    let mut out = String::new();
+    for (_, record) in records {
+        match record {
+            Ok(r) => out.push_str(&ok(r)),
+            Err(e) => out.push_str(&signature(&e, scratch)),
+        }
+        out.push_str("; ");
+        if out.len() > 400 {
+            break;
+        }
+    }
+    out
+}
+
 /// A signature of `error` (its chain, numbers and the scratch path blanked): errors that
 /// differ only in values count as one behaviour.
 pub(crate) fn signature(error: &dyn std::error::Error, scratch: &Scratch) -> String {

@@ -8,7 +8,7 @@ use bip::cached::TokenScorer;
 use bip::engine::TextRequest;
 
 use super::super::output::Output;
-use super::super::policy::flag_error;
+use super::super::policy_error::flag_error;
 use super::score::{print_scores, ScoreArgs};
 
 /// Scores the continuation with the served model of `--model` and prints it as for a
