@@ -70,6 +70,27 @@ pub(crate) fn apply(
         })
 }
 
+/// Checks what every question needs, whatever it asks, before its options: an id no
+/// other question of the episode has (`ids` holds those seen, with their fields), `at`
+/// within the `steps` taken (actions or events), and at least two options.
+pub(crate) fn question_frame<'q>(
+    ids: &mut HashMap<&'q str, String>,
+    field: &str,
+    id: &'q str,
+    at: usize,
+    steps: usize,
+    options: usize,
+) -> Result<(), EpisodeError> {
+    if let Some(other) = ids.insert(id, field.to_string()) {
+        return Err(EpisodeError::DuplicateId {
+            field: format!("{field}.id"),
+            value: id.to_string(),
+            other,
+        });
+    }
+    question_shape(field, at, steps, options)
+}
+
 /// Checks that question `field` is asked within `action_count` actions and has two or
 /// more of its `options` options.
 pub(crate) fn question_shape(
@@ -91,6 +112,24 @@ pub(crate) fn question_shape(
             options.to_string(),
             "options given; a question needs at least two",
         ));
+    }
+    Ok(())
+}
+
+/// Checks that an expected option is one of the question's `options`.
+pub(crate) fn expected_option(
+    field: &str,
+    expected: Option<Expected>,
+    options: usize,
+) -> Result<(), EpisodeError> {
+    if let Some(Expected::Option(k)) = expected {
+        if k >= options {
+            return Err(EpisodeError::invalid(
+                format!("{field}.expected"),
+                option_letter(k),
+                format!("is not one of the {options} options"),
+            ));
+        }
     }
     Ok(())
 }
@@ -256,14 +295,7 @@ fn questions(w: &World, action_count: usize, questions: &[Question]) -> Result<(
     let mut ids = HashMap::new();
     for (i, q) in questions.iter().enumerate() {
         let field = format!("questions[{i}]");
-        if let Some(other) = ids.insert(q.id.as_str(), field.clone()) {
-            return Err(EpisodeError::DuplicateId {
-                field: format!("{field}.id"),
-                value: q.id.clone(),
-                other,
-            });
-        }
-        question_shape(&field, q.at, action_count, q.options.len())?;
+        question_frame(&mut ids, &field, &q.id, q.at, action_count, q.options.len())?;
         for (j, option) in q.options.iter().enumerate() {
             let field = format!("{field}.options[{j}]");
             proposition(w, option.claim.about, &field)?;
@@ -271,15 +303,7 @@ fn questions(w: &World, action_count: usize, questions: &[Question]) -> Result<(
                 proposition(w, given, &format!("{field}.given"))?;
             }
         }
-        if let Some(Expected::Option(k)) = q.expected {
-            if k >= q.options.len() {
-                return Err(EpisodeError::invalid(
-                    format!("{field}.expected"),
-                    option_letter(k),
-                    format!("is not one of the {} options", q.options.len()),
-                ));
-            }
-        }
+        expected_option(&field, q.expected, q.options.len())?;
     }
     Ok(())
 }

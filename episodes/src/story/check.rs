@@ -3,10 +3,11 @@
 
 use std::collections::HashMap;
 
-use crate::episode::check::{claim_id, furniture, question_shape, room, within, world};
+use crate::episode::check::{
+    claim_id, expected_option, furniture, question_frame, room, within, world,
+};
 use crate::error::EpisodeError;
 use crate::ids::AgentId;
-use crate::question::{option_letter, Expected};
 use crate::world::World;
 
 use super::{Event, NestedClaim, StoryAgent, StoryParts, StoryQuestion, StoryState};
@@ -125,26 +126,11 @@ fn questions(
     let mut ids = HashMap::new();
     for (i, q) in questions.iter().enumerate() {
         let field = format!("questions[{i}]");
-        if let Some(other) = ids.insert(q.id.as_str(), field.clone()) {
-            return Err(EpisodeError::DuplicateId {
-                field: format!("{field}.id"),
-                value: q.id.clone(),
-                other,
-            });
-        }
-        question_shape(&field, q.at, event_count, q.options.len())?;
+        question_frame(&mut ids, &field, &q.id, q.at, event_count, q.options.len())?;
         for (j, option) in q.options.iter().enumerate() {
             claim(w, agents, &option.claim, &format!("{field}.options[{j}]"))?;
         }
-        if let Some(Expected::Option(k)) = q.expected {
-            if k >= q.options.len() {
-                return Err(EpisodeError::invalid(
-                    format!("{field}.expected"),
-                    option_letter(k),
-                    format!("is not one of the {} options", q.options.len()),
-                ));
-            }
-        }
+        expected_option(&field, q.expected, q.options.len())?;
     }
     Ok(())
 }
