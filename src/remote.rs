@@ -95,23 +95,8 @@ impl TokenScorer for RemoteScorer {
         encoded: &[EncodedRequest],
         done: &mut dyn FnMut(usize, Vec<f32>) -> Result<(), PolicyFailure>,
     ) -> Result<(), PolicyFailure> {
-        let joined: Vec<(String, Vec<u32>)> = texts
-            .iter()
-            .zip(encoded)
-            .map(|(t, e)| {
-                let text = format!("{}{}", t.prompt, t.continuation);
-                (text, [e.prompt.as_slice(), &e.continuation].concat())
-            })
-            .collect();
-        let requests: Vec<RemoteRequest<'_>> = joined
-            .iter()
-            .zip(encoded)
-            .map(|((text, tokens), e)| RemoteRequest {
-                text,
-                tokens,
-                continuation: e.continuation.len(),
-            })
-            .collect();
+        let whole = whole_texts(texts, encoded);
+        let requests = remote_requests(&whole);
         // `done`'s own failure (a cache write) is carried out through the model's error.
         let mut failure: Option<PolicyFailure> = None;
         let result = self.model.score(&requests, &mut |i, logprobs| {
@@ -134,4 +119,33 @@ impl TokenScorer for RemoteScorer {
     fn tokens_computed(&self) -> u64 {
         self.model.tokens_sent()
     }
+}
+
+/// Each request as an engine is sent it: the whole text, its tokens, and how many of
+/// them are the continuation's.
+pub(crate) fn whole_texts(
+    texts: &[TextRequest<'_>],
+    encoded: &[EncodedRequest],
+) -> Vec<(String, Vec<u32>, usize)> {
+    texts
+        .iter()
+        .zip(encoded)
+        .map(|(t, e)| {
+            let text = format!("{}{}", t.prompt, t.continuation);
+            let tokens = [e.prompt.as_slice(), &e.continuation].concat();
+            (text, tokens, e.continuation.len())
+        })
+        .collect()
+}
+
+/// The requests of [`whole_texts`], borrowed as the served model takes them.
+pub(crate) fn remote_requests(whole: &[(String, Vec<u32>, usize)]) -> Vec<RemoteRequest<'_>> {
+    whole
+        .iter()
+        .map(|(text, tokens, continuation)| RemoteRequest {
+            text,
+            tokens,
+            continuation: *continuation,
+        })
+        .collect()
 }

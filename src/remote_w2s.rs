@@ -7,14 +7,14 @@ use std::sync::{Arc, Mutex};
 
 use bip_engine::{PolicyFailure, TextRequest};
 use bip_models::burn::tensor::backend::Backend;
-use bip_models::remote::{RemoteRequest, TopK};
+use bip_models::remote::TopK;
 use bip_models::{
     steered_top_k, EncodedRequest, LanguageModel, ModelError, PrefixCache, ScoreOptions,
     TokenRequest,
 };
 
 use crate::cached::TokenScorer;
-use crate::remote::RemoteScorer;
+use crate::remote::{remote_requests, whole_texts, RemoteScorer};
 use crate::scorer::file_identity;
 
 /// A served L steered by local E and N: `log_softmax(s_L + α (s_E − s_N))` from L's top k.
@@ -111,23 +111,8 @@ where
         encoded: &[EncodedRequest],
         done: &mut dyn FnMut(usize, Vec<f32>) -> Result<(), PolicyFailure>,
     ) -> Result<(), PolicyFailure> {
-        let joined: Vec<(String, Vec<u32>)> = texts
-            .iter()
-            .zip(encoded)
-            .map(|(t, e)| {
-                let tokens = [e.prompt.as_slice(), &e.continuation].concat();
-                (format!("{}{}", t.prompt, t.continuation), tokens)
-            })
-            .collect();
-        let requests: Vec<RemoteRequest<'_>> = joined
-            .iter()
-            .zip(encoded)
-            .map(|((text, tokens), e)| RemoteRequest {
-                text,
-                tokens,
-                continuation: e.continuation.len(),
-            })
-            .collect();
+        let whole = whole_texts(texts, encoded);
+        let requests = remote_requests(&whole);
         let mut large: Vec<Vec<TopK>> = vec![Vec::new(); requests.len()];
         self.large.model().score_top_k(&requests, &mut |i, top| {
             large[i] = top;
