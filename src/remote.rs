@@ -22,11 +22,9 @@ pub struct RemoteScorer {
 impl RemoteScorer {
     /// Wraps a connected model.
     pub fn new(model: RemoteModel) -> Self {
-        // The score cache knows a served model by its name, not its URL, so that scores
-        // survive the engine moving to another port or host.
         Self {
             name: format!("served {}", model.endpoint()),
-            identity: format!("served {}", model.served_name()),
+            identity: model.cache_identity(),
             model,
         }
     }

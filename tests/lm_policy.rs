@@ -238,3 +238,33 @@ fn weak_to_strong_with_another_tokenizer_is_refused_before_scoring() {
     assert!(err.contains("tokenizers differ"), "{err}");
     assert!(out.stdout.is_empty(), "no answers before the check");
 }
+
+#[test]
+fn infer_with_a_score_cache_rescores_nothing_the_second_time_and_says_so() {
+    let file = examples()
+        .into_iter()
+        .find(|p| p.ends_with("1.2-false-belief-short.json"))
+        .expect("example");
+    let file = file.to_str().expect("utf-8 path");
+    let dir = TempDir::new();
+    let cache = dir.path().join("cache");
+    let cache = cache.to_str().expect("utf-8 path");
+    let run = || bip(["infer", "--policy", "lm", "--json", "--cache", cache, file]);
+    let cache_line = |out: &std::process::Output| {
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        err.lines()
+            .find(|l| l.contains("score cache"))
+            .unwrap_or_else(|| panic!("no cache line in {err:?}"))
+            .to_string()
+    };
+    let (first, second) = (run(), run());
+    assert!(cache_line(&first).contains("held at start"));
+    assert!(
+        cache_line(&second).contains("(100.0%"),
+        "{}",
+        cache_line(&second)
+    );
+    let posterior =
+        |out: &std::process::Output| json(out)["episodes"][0]["questions"][0]["posterior"].clone();
+    assert_eq!(posterior(&first), posterior(&second));
+}

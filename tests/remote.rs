@@ -160,6 +160,17 @@ fn cached_lines(dir: &Path) -> usize {
         .unwrap_or(0)
 }
 
+/// The header line of the one cache file in `dir`.
+fn cache_header(dir: &Path) -> String {
+    let mut files = std::fs::read_dir(dir)
+        .expect("the cache folder")
+        .filter_map(Result::ok);
+    let file = files.next().expect("a cache file");
+    assert!(files.next().is_none(), "one model, one cache file");
+    let text = std::fs::read_to_string(file.path()).expect("the cache file reads");
+    text.lines().next().unwrap_or_default().to_string()
+}
+
 fn eval_args<'a>(url: &'a str, cache: &'a str, episode: &'a str) -> Vec<&'a str> {
     let mut args = vec!["eval", episode, "--json", "--policy", "lm", "--model", url];
     args.extend(["--tokenizer", "smollm2-135m", "--cache", cache]);
@@ -194,6 +205,14 @@ fn a_server_killed_mid_run_loses_nothing_and_the_rerun_finishes_alike() {
     assert!(err.contains(&format!("127.0.0.1:{}", server.port)), "{err}");
     let kept = cached_lines(&cache);
     assert!(kept >= 3, "{kept} lines kept");
+    // Scores are kept under the served name and the way the echo was read, so that a
+    // change of reading never serves old scores.
+    let header = cache_header(&cache);
+    let reading = format!("echo reading {}", bip::models::remote::ECHO_READING);
+    assert!(
+        header.contains(&reading) && header.contains("alignment previous"),
+        "{header}"
+    );
 
     // The rerun (another server, another port) takes up where it stopped.
     let server = Server::start();

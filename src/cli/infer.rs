@@ -89,6 +89,9 @@ pub fn run(args: &InferArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
     };
     outputs.put(report_slot, text);
     out.write(&outputs.commit()?)?;
+    for line in args.policy.cache_report() {
+        eprintln!("bip: {line}");
+    }
     let all_correct = report.summary.correct == report.summary.with_expected;
     Ok(if args.check && !all_correct {
         ExitCode::from(1)

@@ -28,6 +28,14 @@ pub(crate) const PROBE: &str = "One, two, three, four, five, six, seven, eight, 
 const MARGIN: f64 = 1.0;
 
 impl Alignment {
+    /// Its name in reports and score-cache identities.
+    pub fn name(self) -> &'static str {
+        match self {
+            Alignment::Own => "own",
+            Alignment::Previous => "previous",
+        }
+    }
+
     /// Reads the probe's echo both ways and keeps the way that finds it likelier.
     ///
     /// # Errors

@@ -19,5 +19,5 @@ mod top_k;
 pub use align::Alignment;
 pub use endpoint::Endpoint;
 pub use http::HttpOptions;
-pub use model::{RemoteModel, RemoteOptions, RemoteRequest};
+pub use model::{RemoteModel, RemoteOptions, RemoteRequest, ECHO_READING};
 pub use top_k::TopK;

@@ -11,6 +11,12 @@ use super::http::{remote, Client, HttpOptions};
 use super::pool::run_bounded;
 use super::tokenize::ServerTokenizer;
 use super::top_k::reverse_vocabulary;
+
+/// The version of bip's reading of an engine's echoed log-probabilities (which tokens,
+/// which positions, how a token missing from a top-k list is treated). Raise it whenever
+/// that reading changes: it is part of [`RemoteModel::cache_identity`], so scores cached
+/// under an older reading are not reused.
+pub const ECHO_READING: u32 = 1;
 use crate::error::{ModelError, Result};
 use crate::tokenizer::Tokenizer;
 
@@ -121,6 +127,18 @@ impl RemoteModel {
     /// bip's tokenizer for the served model.
     pub fn tokenizer(&self) -> &Tokenizer {
         &self.tokenizer
+    }
+
+    /// The name a score cache knows this model's scores by: the served name (not the URL,
+    /// so that scores survive the engine moving to another port or host), the way its echo
+    /// is read ([`ECHO_READING`]) and the alignment found, so that scores read another way
+    /// are never served from the cache.
+    pub fn cache_identity(&self) -> String {
+        let alignment = self.alignment().map_or("unknown", Alignment::name);
+        format!(
+            "served {} (echo reading {ECHO_READING}, alignment {alignment})",
+            self.served_name()
+        )
     }
 
     /// The served model's name: the endpoint's `#NAME`, else the first model the engine
