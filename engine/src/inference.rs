@@ -119,7 +119,16 @@ impl<'a> Inference<'a> {
     /// # Errors
     /// As [`push`](Self::push), for the first action that fails; the actions before it
     /// stay pushed.
+    ///
+    /// A policy that scores faster when told the steps ahead ([`Policy::scores_ahead`])
+    /// is told them all first and scores them in one go; the answers are the same.
     pub fn push_all(&mut self, actions: &[Action]) -> Result<(), EngineError> {
+        if actions.len() > 1 && self.policy.scores_ahead() {
+            self.core.announce_all(self.world, self.policy, actions);
+            // A failure here is met again, and named by its step, by the push that needs
+            // the score.
+            let _ = self.policy.score_announced();
+        }
         actions.iter().try_for_each(|action| self.push(action))
     }
 
@@ -228,16 +237,7 @@ impl Core {
         action: &Action,
     ) -> Result<(), EngineError> {
         self.check(world, action)?;
-        let situations: Vec<Situation<'_>> = self
-            .hypotheses
-            .iter()
-            .map(|h| Situation {
-                world,
-                state: &self.state,
-                goal: h.goal,
-                belief: &self.beliefs[h.goal.index()][h.belief],
-            })
-            .collect();
+        let situations = self.situations(world);
         let log_likelihoods =
             policy
                 .log_probs(&situations, action)
@@ -257,6 +257,37 @@ impl Core {
         let seen = self.state.observe(world);
         self.observe(world, &seen);
         Ok(())
+    }
+
+    /// Announces to `policy` every step of `actions` that [`Core::push`] would score,
+    /// walking a copy of the session (states and beliefs do not depend on the scores),
+    /// up to the first action that cannot happen.
+    pub(crate) fn announce_all(&self, world: &World, policy: &dyn Policy, actions: &[Action]) {
+        let mut ahead = self.clone();
+        for action in actions {
+            if ahead.check(world, action).is_err() {
+                break;
+            }
+            let situations = ahead.situations(world);
+            policy.announce(&situations, action);
+            let _ = ahead.state.apply(world, action);
+            ahead.steps += 1;
+            let seen = ahead.state.observe(world);
+            ahead.observe(world, &seen);
+        }
+    }
+
+    /// Every hypothesis's situation now.
+    fn situations<'s>(&'s self, world: &'s World) -> Vec<Situation<'s>> {
+        self.hypotheses
+            .iter()
+            .map(|h| Situation {
+                world,
+                state: &self.state,
+                goal: h.goal,
+                belief: &self.beliefs[h.goal.index()][h.belief],
+            })
+            .collect()
     }
 
     /// `Ok` when `action` can happen now.

@@ -86,6 +86,20 @@ impl Policy for HybridPolicy {
             .collect())
     }
 
+    fn scores_ahead(&self) -> bool {
+        self.planner.scores_ahead() || self.lm.scores_ahead()
+    }
+
+    fn announce(&self, situations: &[Situation<'_>], action: &Action) {
+        self.planner.announce(situations, action);
+        self.lm.announce(situations, action);
+    }
+
+    fn score_announced(&self) -> Result<(), PolicyFailure> {
+        self.planner.score_announced()?;
+        self.lm.score_announced()
+    }
+
     fn work(&self) -> PolicyWork {
         let (p, l) = (self.planner.work(), self.lm.work());
         PolicyWork {

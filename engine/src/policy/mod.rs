@@ -84,6 +84,29 @@ pub trait Policy: Send + Sync {
             .collect())
     }
 
+    /// Whether the policy scores a run of steps faster when told them ahead
+    /// ([`announce`](Self::announce), then [`score_announced`](Self::score_announced)):
+    /// true for a language model, whose larger batches run closer to its peak. Sessions
+    /// then walk a run of actions twice, once to announce each step and once to push it.
+    fn scores_ahead(&self) -> bool {
+        false
+    }
+
+    /// Notes that `action` will be scored for `situations` (as [`log_probs`](Self::log_probs)
+    /// would be called), without scoring it yet. The default does nothing.
+    fn announce(&self, _situations: &[Situation<'_>], _action: &Action) {}
+
+    /// Scores everything announced since the last call, in as few batches as suits the
+    /// policy, so that the [`log_probs`](Self::log_probs) calls that follow find their
+    /// scores ready. Forgets the announcements either way. The default does nothing.
+    ///
+    /// # Errors
+    /// Whatever stopped the policy from scoring; sessions then score step by step, which
+    /// names the step that fails.
+    fn score_announced(&self) -> Result<(), PolicyFailure> {
+        Ok(())
+    }
+
     /// Work done so far (zero for policies without a language model).
     fn work(&self) -> PolicyWork {
         PolicyWork::default()

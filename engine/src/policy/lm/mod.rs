@@ -14,9 +14,9 @@ mod scorer;
 pub use prompt::{PromptStyle, PromptTemplate};
 pub use scorer::{TextRequest, TextScore, TextScorer};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use bip_episodes::Action;
 
@@ -62,6 +62,8 @@ pub struct LmPolicy {
     template: PromptTemplate,
     reduction: TokenReduction,
     memo: Mutex<HashMap<(String, String), Memo>>,
+    /// (prompt, continuation) pairs announced and not scored yet.
+    announced: Mutex<Vec<(String, String)>>,
     unshared_tokens: AtomicU64,
 }
 
@@ -83,6 +85,7 @@ impl LmPolicy {
             template,
             reduction,
             memo: Mutex::new(HashMap::new()),
+            announced: Mutex::new(Vec::new()),
             unshared_tokens: AtomicU64::new(0),
         }
     }
@@ -90,6 +93,62 @@ impl LmPolicy {
     /// The template prompts are rendered with.
     pub fn template(&self) -> &PromptTemplate {
         &self.template
+    }
+
+    /// The memo, emptied first when it has grown past [`MEMO_LIMIT`].
+    fn memo(&self) -> Result<MutexGuard<'_, HashMap<(String, String), Memo>>, PolicyFailure> {
+        let mut memo = self
+            .memo
+            .lock()
+            .map_err(|_| "the LM policy's memo was poisoned by a panic")?;
+        if memo.len() > MEMO_LIMIT {
+            memo.clear();
+        }
+        Ok(memo)
+    }
+
+    /// Scores, in one call to the scorer, every distinct (prompt, continuation) pair of
+    /// `pairs` not in the memo, and remembers the scores.
+    fn score_missing(
+        &self,
+        memo: &mut HashMap<(String, String), Memo>,
+        pairs: &[(String, String)],
+    ) -> Result<(), PolicyFailure> {
+        // Distinct pairs not scored before, in first-seen order (deterministic batches).
+        let mut seen = HashSet::new();
+        let missing: Vec<&(String, String)> = pairs
+            .iter()
+            .filter(|&pair| !memo.contains_key(pair) && seen.insert(pair))
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let requests: Vec<TextRequest<'_>> = missing
+            .iter()
+            .map(|(prompt, continuation)| TextRequest {
+                prompt,
+                continuation,
+            })
+            .collect();
+        let scores = self.scorer.score(&requests)?;
+        if scores.len() != requests.len() {
+            return Err(format!(
+                "the scorer returned {} scores for {} requests",
+                scores.len(),
+                requests.len()
+            )
+            .into());
+        }
+        for (&pair, score) in missing.iter().zip(scores) {
+            let log_prob = self.reduction.apply(&score.logprobs);
+            if log_prob.is_nan() {
+                let continuation = &pair.1;
+                return Err(format!("the scorer returned NaN for {continuation:?}").into());
+            }
+            let tokens = (score.prompt_tokens + score.logprobs.len()) as u64;
+            memo.insert(pair.clone(), Memo { log_prob, tokens });
+        }
+        Ok(())
     }
 }
 
@@ -114,62 +173,52 @@ impl Policy for LmPolicy {
             return Ok(Vec::new());
         };
         let continuation = self.template.action(first.world, action);
-        let prompts: Vec<String> = situations.iter().map(|s| self.template.prompt(s)).collect();
-        let mut memo = self
-            .memo
-            .lock()
-            .map_err(|_| "the LM policy's memo was poisoned by a panic")?;
-        if memo.len() > MEMO_LIMIT {
-            memo.clear();
-        }
-        // Distinct prompts not scored before, in first-seen order (deterministic batches).
-        let mut missing: Vec<&str> = Vec::new();
-        for prompt in &prompts {
-            let key = (prompt.clone(), continuation.clone());
-            if !memo.contains_key(&key) && !missing.contains(&prompt.as_str()) {
-                missing.push(prompt);
-            }
-        }
-        if !missing.is_empty() {
-            let requests: Vec<TextRequest<'_>> = missing
-                .iter()
-                .map(|&prompt| TextRequest {
-                    prompt,
-                    continuation: &continuation,
-                })
-                .collect();
-            let scores = self.scorer.score(&requests)?;
-            if scores.len() != requests.len() {
-                return Err(format!(
-                    "the scorer returned {} scores for {} requests",
-                    scores.len(),
-                    requests.len()
-                )
-                .into());
-            }
-            for (prompt, score) in missing.iter().zip(scores) {
-                let log_prob = self.reduction.apply(&score.logprobs);
-                if log_prob.is_nan() {
-                    return Err(format!("the scorer returned NaN for {continuation:?}").into());
-                }
-                let tokens = (score.prompt_tokens + score.logprobs.len()) as u64;
-                memo.insert(
-                    (prompt.to_string(), continuation.clone()),
-                    Memo { log_prob, tokens },
-                );
-            }
-        }
+        let pairs: Vec<(String, String)> = situations
+            .iter()
+            .map(|s| (self.template.prompt(s), continuation.clone()))
+            .collect();
+        let mut memo = self.memo()?;
+        self.score_missing(&mut memo, &pairs)?;
         let mut unshared = 0;
-        let mut out = Vec::with_capacity(prompts.len());
-        for prompt in prompts {
+        let mut out = Vec::with_capacity(pairs.len());
+        for pair in &pairs {
             let entry = memo
-                .get(&(prompt, continuation.clone()))
+                .get(pair)
                 .ok_or("a scored prompt went missing from the memo")?;
             unshared += entry.tokens;
             out.push(entry.log_prob);
         }
         self.unshared_tokens.fetch_add(unshared, Ordering::Relaxed);
         Ok(out)
+    }
+
+    fn scores_ahead(&self) -> bool {
+        true
+    }
+
+    fn announce(&self, situations: &[Situation<'_>], action: &Action) {
+        let Some(first) = situations.first() else {
+            return;
+        };
+        let continuation = self.template.action(first.world, action);
+        if let Ok(mut announced) = self.announced.lock() {
+            announced.extend(
+                situations
+                    .iter()
+                    .map(|s| (self.template.prompt(s), continuation.clone())),
+            );
+        }
+    }
+
+    fn score_announced(&self) -> Result<(), PolicyFailure> {
+        let pairs = std::mem::take(
+            &mut *self
+                .announced
+                .lock()
+                .map_err(|_| "the LM policy's announcements were poisoned by a panic")?,
+        );
+        let mut memo = self.memo()?;
+        self.score_missing(&mut memo, &pairs)
     }
 
     fn work(&self) -> PolicyWork {

@@ -283,3 +283,67 @@ fn every_policy_scores_goals_about_classes_the_world_lacks() {
         }
     }
 }
+
+/// A [`FakeScorer`] whose counters the test keeps after the policy takes the scorer.
+struct Shared(std::sync::Arc<FakeScorer>);
+
+impl TextScorer for Shared {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    fn score(&self, requests: &[TextRequest<'_>]) -> Result<Vec<TextScore>, PolicyFailure> {
+        self.0.score(requests)
+    }
+
+    fn tokens_computed(&self) -> u64 {
+        self.0.tokens_computed()
+    }
+}
+
+#[test]
+fn a_run_of_actions_is_scored_in_one_call_with_the_same_posterior_as_step_by_step() {
+    let episode = episode();
+    let config = HypothesisConfig::default();
+    let posterior_after = |push_all: bool| {
+        let scorer = std::sync::Arc::new(FakeScorer::default());
+        let policy = LmPolicy::new(Box::new(Shared(scorer.clone())));
+        let mut session = Inference::for_episode(&episode, &policy, &config).expect("session");
+        if push_all {
+            session.push_all(episode.actions()).expect("pushed");
+        } else {
+            for action in episode.actions() {
+                session.push(action).expect("pushed");
+            }
+        }
+        let posterior = session.posterior();
+        let weights = posterior.hypothesis_log_weights(&[]);
+        (weights, scorer.calls.load(Ordering::Relaxed))
+    };
+    let (ahead, ahead_calls) = posterior_after(true);
+    let (stepwise, stepwise_calls) = posterior_after(false);
+    assert_eq!(ahead, stepwise);
+    assert_eq!(stepwise_calls, episode.actions().len());
+    assert_eq!(
+        ahead_calls, 1,
+        "every step announced, then scored in one call"
+    );
+}
+
+#[test]
+fn scoring_ahead_that_fails_still_names_the_step() {
+    let episode = episode();
+    let policy = LmPolicy::new(Box::new(FakeScorer {
+        fail: true,
+        ..FakeScorer::default()
+    }));
+    let mut session =
+        Inference::for_episode(&episode, &policy, &HypothesisConfig::default()).expect("session");
+    match session.push_all(episode.actions()) {
+        Err(EngineError::PolicyFailed { step, source, .. }) => {
+            assert_eq!(step, 0);
+            assert!(source.to_string().contains("out of context"), "{source}");
+        }
+        other => panic!("expected a policy failure, got {other:?}"),
+    }
+}
