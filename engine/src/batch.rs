@@ -204,6 +204,7 @@ pub(crate) fn trace(
     let end = episode.actions().len();
     let all: Vec<&Question> = episode.questions().iter().collect();
     let mut session = session_for(episode, policy, options, &all, end)?;
+    session.score_ahead(episode.actions());
     for step in 0..=end {
         if step > 0 {
             session.push(&episode.actions()[step - 1])?;

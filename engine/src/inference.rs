@@ -120,16 +120,25 @@ impl<'a> Inference<'a> {
     /// As [`push`](Self::push), for the first action that fails; the actions before it
     /// stay pushed.
     ///
-    /// A policy that scores faster when told the steps ahead ([`Policy::scores_ahead`])
-    /// is told them all first and scores them in one go; the answers are the same.
+    /// A policy that scores faster when told the steps ahead is told them all first
+    /// ([`score_ahead`](Self::score_ahead)); the answers are the same.
     pub fn push_all(&mut self, actions: &[Action]) -> Result<(), EngineError> {
+        self.score_ahead(actions);
+        actions.iter().try_for_each(|action| self.push(action))
+    }
+
+    /// Lets a policy that scores faster when told the steps ahead
+    /// ([`Policy::scores_ahead`]: a language model) score, in one batch, every step that
+    /// pushing `actions` in turn will ask of it, so that those pushes find their scores
+    /// ready. Changes nothing in the session, and nothing for other policies.
+    ///
+    /// A failure to score here is not reported: the push that needs the score meets it
+    /// again and names its step.
+    pub fn score_ahead(&self, actions: &[Action]) {
         if actions.len() > 1 && self.policy.scores_ahead() {
             self.core.announce_all(self.world, self.policy, actions);
-            // A failure here is met again, and named by its step, by the push that needs
-            // the score.
             let _ = self.policy.score_announced();
         }
-        actions.iter().try_for_each(|action| self.push(action))
     }
 
     /// Updates every belief with an observation. [`push`](Self::push) does this with what
