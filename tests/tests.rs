@@ -2,6 +2,7 @@
 
 mod cli;
 mod generate;
+mod generate_theme;
 mod hostile;
 mod import;
 mod inference;

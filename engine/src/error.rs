@@ -137,11 +137,23 @@ pub enum EngineError {
     GeneratedInvalid {
         /// Index of the episode in its stream.
         index: usize,
-        /// What was invalid: "world" or "episode".
+        /// What was invalid: "world", "episode" or "themed episode".
         what: &'static str,
         /// Why.
         #[source]
         source: EpisodeError,
+    },
+    /// A theme refused a generated episode: the themed episode would not give it back
+    /// exactly.
+    #[error("generating episode {index}: it cannot be told in theme {theme}")]
+    GeneratedUnthemed {
+        /// Index of the episode in its stream.
+        index: usize,
+        /// The theme's id.
+        theme: String,
+        /// Why (boxed: theme errors are large, and rare).
+        #[source]
+        source: Box<bip_themes::ThemeError>,
     },
     /// A calibration file (`bip calibrate --out`) is not JSON of a calibration's shape.
     #[error("not a calibration file")]

@@ -6,12 +6,17 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::engine::generate::{generate, generate_training_pairs, GenerateOptions, QuestionType};
+use bip::engine::generate::{
+    generate_themed, generate_training_pairs, GenerateOptions, QuestionType,
+};
 use bip::engine::PromptTemplate;
 use bip::episodes::Episode;
 use bip::io::{to_jsonl, OutputSet};
+use bip::themes::{self, Theme};
 
 use super::output::Output;
+use super::theme::ThemeFiles;
+use super::theme_names::themes_named;
 
 /// The most episodes one run generates (each is kept in memory until written).
 pub(super) const MAX_EPISODES: usize = 1_000_000;
@@ -53,6 +58,13 @@ pub struct GenerateArgs {
     /// and belief in the LM policy's template, the action the text it scores.
     #[arg(long, value_name = "FILE.jsonl")]
     pub training_pairs: Option<PathBuf>,
+    /// Tell the episodes and training pairs in a theme's words (`bip theme list`): an id,
+    /// ids separated by commas, or `all` (the built-in themes, then those of --theme-file),
+    /// taken in turn. Apartment leaves an episode as generated.
+    #[arg(long, default_value = themes::BASELINE, value_name = "NAME|all|A,B,...")]
+    pub theme: String,
+    #[command(flatten)]
+    pub theme_files: ThemeFiles,
     /// Question types to generate, used in turn (default: all seven), e.g. `1.1,2.3`.
     #[arg(long, value_delimiter = ',')]
     pub types: Vec<String>,
@@ -88,6 +100,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if args.n > MAX_EPISODES {
         bail!("--n {}: at most {MAX_EPISODES} episodes a run", args.n);
     }
+    let themes = themes_named("--theme", &args.theme, &args.theme_files.load()?)?;
     let options = GenerateOptions {
         seed: args.seed,
         types,
@@ -108,14 +121,15 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         .transpose()?;
     let mut told = Vec::new();
     if let (Some(slot), Some(path)) = (episodes_out, &args.out) {
-        let episodes = generate(&options, args.n).context("generation failed")?;
+        let episodes = generate_themed(&options, &themes, args.n).context("generation failed")?;
         let text =
             to_jsonl(episodes.iter().map(Episode::to_file)).context("serialising an episode")?;
         outputs.put(slot, text);
         told.push(format!("{} episodes to {}", episodes.len(), path.display()));
     }
     if let (Some(slot), Some(path)) = (pairs_out, &args.training_pairs) {
-        let pairs = generate_training_pairs(&options, args.n, &PromptTemplate::default())
+        let template = PromptTemplate::default();
+        let pairs = generate_training_pairs(&options, &themes, args.n, &template)
             .context("generation failed")?;
         outputs.put(
             slot,
@@ -128,6 +142,16 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         ));
     }
     out.write(&outputs.commit()?)?;
-    eprintln!("bip: wrote {}", told.join(" and "));
+    eprintln!("bip: wrote {}{}", told.join(" and "), in_themes(&themes));
     Ok(ExitCode::SUCCESS)
+}
+
+/// How the summary line names the themes: nothing when every episode is as generated.
+fn in_themes(themes: &[Theme]) -> String {
+    if themes.iter().all(Theme::is_identity) {
+        return String::new();
+    }
+    let ids: Vec<&str> = themes.iter().map(Theme::id).collect();
+    let plural = if ids.len() > 1 { "s" } else { "" };
+    format!(" in theme{plural} {}", ids.join(", "))
 }

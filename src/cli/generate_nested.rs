@@ -14,8 +14,9 @@ use super::output::Output;
 
 /// Runs `bip generate --kind nested`.
 pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    if args.training_pairs.is_some() || !args.types.is_empty() || args.unknowable != 0.0 {
-        bail!("--training-pairs, --types and --unknowable are for --kind mmtom");
+    let themed = args.theme != bip::themes::BASELINE;
+    if args.training_pairs.is_some() || !args.types.is_empty() || args.unknowable != 0.0 || themed {
+        bail!("--training-pairs, --types, --unknowable and --theme are for --kind mmtom");
     }
     if args.n > MAX_EPISODES {
         bail!("--n {}: at most {MAX_EPISODES} stories a run", args.n);

@@ -23,6 +23,7 @@ mod render_nested;
 mod scoring;
 mod theme;
 mod theme_apply;
+mod theme_names;
 mod train;
 mod train_progress;
 mod variance;

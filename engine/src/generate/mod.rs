@@ -8,6 +8,7 @@
 mod agent;
 mod pairs;
 mod scenario;
+mod themed;
 mod unknowable;
 mod world;
 
@@ -15,6 +16,7 @@ pub use agent::{simulate, Trajectory};
 /// The question types to generate are the episodes crate's MMToM-QA types.
 pub use bip_episodes::QuestionType;
 pub use pairs::{generate_training_pairs, training_pairs, AgentTruth, TrainingPair};
+pub use themed::{generate_themed, theme_index, themed_with_truth};
 pub use world::{random_world, OBJECT_CLASSES, ROOMS};
 
 use rayon::prelude::*;
@@ -37,7 +39,8 @@ const NAMES: [&str; 16] = [
 /// How many worlds and draws to try for one episode before giving up.
 const ATTEMPTS: usize = 1000;
 
-/// What to generate.
+/// What to generate. Themes are given apart ([`generate_themed`]): a theme only renames
+/// what these options make.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerateOptions {
     /// Seed: the same seed gives the same episodes.
