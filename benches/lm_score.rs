@@ -7,7 +7,18 @@
 //!
 //! `scripts/fetch-models.sh && cargo bench --bench lm_score` (`BIP_BENCH_REPEATS=N` sets
 //! the repetitions, best of which is reported; default 3).
+//!
+//! Then the same token ids run through llama.cpp (llama-cpp-python, from the environment
+//! `scripts/llama-env.sh` makes; skipped, saying so, when it is absent) and the bench
+//! prints bip's speed over llama.cpp's for the prefill with logits at every position,
+//! scoring with nothing shared after the cached prompt, and scoring the action menu
+//! (whose shared beginnings bip computes once and llama.cpp once per continuation).
+//! Measure on an idle machine: llama.cpp's threads spin while they wait for each other,
+//! and lose far more than bip when other work takes their cores.
 
+mod llama_column;
+
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use bip::models::backend::Cpu;
@@ -52,7 +63,7 @@ fn main() {
     let options = ScoreOptions::default();
 
     // Prefill: every prefix position scored (logits at every position).
-    let t = best(repeats, || {
+    let prefill = best(repeats, || {
         let req = [TokenRequest {
             prompt: &prefix[..1],
             continuation: &prefix[1..],
@@ -61,7 +72,11 @@ fn main() {
             .score_tokens(&mut PrefixCache::default(), &req, &options)
             .expect("scores");
     });
-    report("prefill, logits at every position", prefix.len() - 1, t);
+    report(
+        "prefill, logits at every position",
+        prefix.len() - 1,
+        prefill,
+    );
 
     // Prefill without the head: the prefix cache's own work.
     let t = best(repeats, || {
@@ -179,8 +194,52 @@ fn main() {
         menu_positions,
         (cache.stats().suffix_tokens - computed) / (repeats.max(1) as u64 + 1),
     );
+    let work = llama_column::Workload {
+        prefix: &prefix,
+        menu: &continuations,
+        unshared: &unshared,
+        repeats,
+        threads,
+    };
+    let ours = [
+        (
+            "prefill, logits at every position",
+            prefill,
+            prefix.len() - 1,
+        ),
+        ("scoring, no shared beginnings", warm_unshared, n_unshared),
+        ("scoring, the action menu", warm, n_cont),
+    ];
+    compare_with_llama(&path, &work, &ours);
     if let Some(kb) = peak_rss_kb() {
         println!("peak resident memory: {:.0} MiB", kb as f64 / 1024.0);
+    }
+}
+
+/// Runs llama.cpp on `work` and prints bip's speed over it for each of `ours` (name,
+/// bip's time, tokens), in the order prefill, unshared, menu.
+fn compare_with_llama(
+    model: &Path,
+    work: &llama_column::Workload<'_>,
+    ours: &[(&str, Duration, usize); 3],
+) {
+    match llama_column::run(model, work) {
+        Ok(llama) => {
+            println!(
+                "llama.cpp (llama-cpp-python {}, {} threads, the same token ids):",
+                llama.version, work.threads
+            );
+            let theirs = [llama.prefill, llama.unshared, llama.menu];
+            for ((what, t, tokens), secs) in ours.iter().zip(theirs) {
+                let (bip_rate, llama_rate) =
+                    (*tokens as f64 / t.as_secs_f64(), *tokens as f64 / secs);
+                println!(
+                    "  {what}: llama.cpp {llama_rate:.0} tokens/s, bip {bip_rate:.0}: bip / llama.cpp = {:.2}",
+                    bip_rate / llama_rate
+                );
+            }
+        }
+        Err(why) => println!("llama.cpp column skipped: {why}"),
     }
 }
 
