@@ -168,9 +168,9 @@ fn finish(
         .iter()
         .any(|o| o.start == scenario.believed && o.class == scenario.goal);
     let description = format!(
-        "Generated {} question: {agent} wants a {} and first thought one was at {believed} ({} belief).",
+        "Generated {} question: {agent} wants {} and first thought one was at {believed} ({} belief).",
         kind.label(),
-        world.class_name(scenario.goal).replace('_', " "),
+        scenario::with_article(&scenario::words(world.class_name(scenario.goal))),
         if truly { "true" } else { "false" }
     );
     let episode = Episode::new(EpisodeParts {
@@ -224,6 +224,15 @@ mod tests {
             ..GenerateOptions::default()
         };
         assert_ne!(corpus(&options), corpus(&other));
+    }
+
+    #[test]
+    fn generated_text_puts_an_before_a_vowel() {
+        assert_eq!(scenario::with_article("apple"), "an apple");
+        assert_eq!(scenario::with_article("wine glass"), "a wine glass");
+        let text: String = corpus(&GenerateOptions::default()).concat();
+        assert!(text.contains("an apple"), "the corpus asks about apples");
+        assert!(!text.contains(" a apple"), "{text}");
     }
 
     #[test]

@@ -344,6 +344,16 @@ pub(super) fn words(id: &str) -> String {
     id.replace('_', " ")
 }
 
+/// Words after their indefinite article: "a plate", "an apple" (by the first letter, as
+/// themes write it).
+pub(super) fn with_article(words: &str) -> String {
+    let vowel = words
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {words}", if vowel { "an" } else { "a" })
+}
+
 /// Two options with the correct one first or second at random.
 fn shuffled(
     correct: AnswerOption,
@@ -393,7 +403,8 @@ fn belief_question(
     };
     let (options, expected) = shuffled(option(inside), option(!inside), rng);
     let text = format!(
-        "If {name} has been trying to get a {object}, which one of the following statements is more likely to be true?"
+        "If {name} has been trying to get {}, which one of the following statements is more likely to be true?",
+        with_article(&object)
     );
     Some(generated_question(
         kind,
@@ -430,8 +441,8 @@ pub(super) fn goal_option(
 ) -> AnswerOption {
     AnswerOption {
         text: Some(format!(
-            "{name} has been trying to get a {}.",
-            words(world.class_name(class))
+            "{name} has been trying to get {}.",
+            with_article(&words(world.class_name(class)))
         )),
         claim: Claim {
             about: Proposition::Goal(class),
@@ -458,9 +469,9 @@ fn goal_question(
             place,
             inside,
         }) => format!(
-            "If {name} thinks there {} a {} inside the {}, which",
+            "If {name} thinks there {} {} inside the {}, which",
             if inside { "is" } else { "isn't" },
-            words(world.class_name(class)),
+            with_article(&words(world.class_name(class))),
             words(&world.furniture(place).name)
         ),
         _ => "Which".to_string(),

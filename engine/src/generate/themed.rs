@@ -174,10 +174,10 @@ mod tests {
                 theme.apply_id(base.world().class_name(truth.goal))
             );
             let back = theme.invert_episode(&episode.to_file());
-            assert_eq!(Episode::from_file(back, "b").expect("valid").to_json(), {
-                // Themes write "an" before a vowel where the generator writes "a apple".
-                base.to_json().replace(" a apple", " an apple")
-            });
+            assert_eq!(
+                Episode::from_file(back, "b").expect("valid").to_json(),
+                base.to_json()
+            );
         }
     }
 

@@ -5,7 +5,9 @@ use bip_episodes::{
     AnswerOption, Claim, ClassId, Expected, FurnitureId, Proposition, Question, QuestionType, World,
 };
 
-use super::scenario::{containers, generated_question, goal_option, words, Scenario, Setting};
+use super::scenario::{
+    containers, generated_question, goal_option, with_article, words, Scenario, Setting,
+};
 use crate::rng::Rng;
 
 /// Replaces nothing; builds an unknowable question of `kind`'s family for `scenario`, or
@@ -44,7 +46,7 @@ pub fn unknowable_question(
         };
         (
             vec![option(a), option(b)],
-            format!("If {name} has been trying to get a {object}, which one of the following statements is more likely to be true?"),
+            format!("If {name} has been trying to get {}, which one of the following statements is more likely to be true?", with_article(&object)),
         )
     } else {
         let seen: Vec<ClassId> = scenario
