@@ -11,11 +11,25 @@ use bip::themes::{self, Theme};
 /// A list that names no theme, or a name that is no theme (the error lists those there
 /// are).
 pub fn themes_named(flag: &str, spec: &str, extra: &[Theme]) -> anyhow::Result<Vec<Theme>> {
-    if spec.trim() == "all" {
-        return Ok(themes::builtins()
+    match listed(flag, spec)? {
+        None => Ok(themes::builtins()
             .into_iter()
             .chain(extra.iter().cloned())
-            .collect());
+            .collect()),
+        Some(names) => names
+            .iter()
+            .map(|name| themes::find(name, extra).with_context(|| flag.to_string()))
+            .collect(),
+    }
+}
+
+/// The ids `spec` lists, separated by commas (`None` for `all`).
+///
+/// # Errors
+/// A list that names no theme.
+pub fn listed<'a>(flag: &str, spec: &'a str) -> anyhow::Result<Option<Vec<&'a str>>> {
+    if spec.trim() == "all" {
+        return Ok(None);
     }
     let names: Vec<&str> = spec
         .split(',')
@@ -25,10 +39,7 @@ pub fn themes_named(flag: &str, spec: &str, extra: &[Theme]) -> anyhow::Result<V
     if names.is_empty() {
         bail!("{flag} \"{spec}\": names no theme (give `all` or ids separated by commas)");
     }
-    names
-        .iter()
-        .map(|name| themes::find(name, extra).with_context(|| flag.to_string()))
-        .collect()
+    Ok(Some(names))
 }
 
 #[cfg(test)]

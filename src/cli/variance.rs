@@ -25,6 +25,7 @@ use super::output::Output;
 use super::policy::PolicyArgs;
 use super::progress::Progress;
 use super::theme::ThemeFiles;
+use super::theme_names::listed;
 use super::variance_render::{report, OutputArgs};
 
 /// Seed of the bootstrap resamples: fixed, so that a report is reproducible.
@@ -107,8 +108,11 @@ fn compare(args: &RunArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<
         .as_ref()
         .map(|p| outputs.0.add("--predictions", p))
         .transpose()?;
-    let themes = compared_themes(theme_names(&args.themes)?.as_deref(), &args.files.load()?)
-        .context("--themes")?;
+    let themes = compared_themes(
+        listed("--themes", &args.themes)?.as_deref(),
+        &args.files.load()?,
+    )
+    .context("--themes")?;
     let policy = args.policy.build()?;
     let text = read_input(input)?;
     let one_document =
@@ -160,20 +164,4 @@ fn merge(args: &MergeArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         out,
     )?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The themes `--themes` names (`None` for `all`); refuses a list that names none.
-fn theme_names(themes: &str) -> anyhow::Result<Option<Vec<&str>>> {
-    if themes.trim() == "all" {
-        return Ok(None);
-    }
-    let names: Vec<&str> = themes
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    if names.is_empty() {
-        bail!("--themes \"{themes}\": names no theme (give `all` or ids separated by commas)");
-    }
-    Ok(Some(names))
 }
