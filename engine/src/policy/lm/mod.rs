@@ -47,6 +47,12 @@ impl TokenReduction {
 /// long run's memory stays bounded (entries of finished episodes are of no further use).
 const MEMO_LIMIT: usize = 200_000;
 
+/// A (prompt, continuation) pair of texts, as remembered.
+type Pair = (String, String);
+
+/// Remembered scores by pair.
+type MemoMap = HashMap<Pair, Memo>;
+
 /// A remembered score.
 #[derive(Debug, Clone, Copy)]
 struct Memo {
@@ -61,9 +67,9 @@ pub struct LmPolicy {
     scorer: Box<dyn TextScorer>,
     template: PromptTemplate,
     reduction: TokenReduction,
-    memo: Mutex<HashMap<(String, String), Memo>>,
+    memo: Mutex<MemoMap>,
     /// (prompt, continuation) pairs announced and not scored yet.
-    announced: Mutex<Vec<(String, String)>>,
+    announced: Mutex<Vec<Pair>>,
     unshared_tokens: AtomicU64,
 }
 
@@ -96,7 +102,7 @@ impl LmPolicy {
     }
 
     /// The memo, emptied first when it has grown past [`MEMO_LIMIT`].
-    fn memo(&self) -> Result<MutexGuard<'_, HashMap<(String, String), Memo>>, PolicyFailure> {
+    fn memo(&self) -> Result<MutexGuard<'_, MemoMap>, PolicyFailure> {
         let mut memo = self
             .memo
             .lock()
@@ -109,14 +115,10 @@ impl LmPolicy {
 
     /// Scores, in one call to the scorer, every distinct (prompt, continuation) pair of
     /// `pairs` not in the memo, and remembers the scores.
-    fn score_missing(
-        &self,
-        memo: &mut HashMap<(String, String), Memo>,
-        pairs: &[(String, String)],
-    ) -> Result<(), PolicyFailure> {
+    fn score_missing(&self, memo: &mut MemoMap, pairs: &[Pair]) -> Result<(), PolicyFailure> {
         // Distinct pairs not scored before, in first-seen order (deterministic batches).
         let mut seen = HashSet::new();
-        let missing: Vec<&(String, String)> = pairs
+        let missing: Vec<&Pair> = pairs
             .iter()
             .filter(|&pair| !memo.contains_key(pair) && seen.insert(pair))
             .collect();
@@ -173,7 +175,7 @@ impl Policy for LmPolicy {
             return Ok(Vec::new());
         };
         let continuation = self.template.action(first.world, action);
-        let pairs: Vec<(String, String)> = situations
+        let pairs: Vec<Pair> = situations
             .iter()
             .map(|s| (self.template.prompt(s), continuation.clone()))
             .collect();
