@@ -55,13 +55,16 @@ struct Memo {
     tokens: u64,
 }
 
+/// Scores remembered, keyed by (prompt, action text).
+type Memos = HashMap<(String, String), Memo>;
+
 /// A policy that scores actions with a causal language model.
 pub struct LmPolicy {
     name: String,
     scorer: Box<dyn TextScorer>,
     template: PromptTemplate,
     reduction: TokenReduction,
-    memo: Mutex<HashMap<(String, String), Memo>>,
+    memo: Mutex<Memos>,
     /// (prompt, continuation) pairs announced and not scored yet.
     announced: Mutex<Vec<(String, String)>>,
     unshared_tokens: AtomicU64,
@@ -96,7 +99,7 @@ impl LmPolicy {
     }
 
     /// The memo, emptied first when it has grown past [`MEMO_LIMIT`].
-    fn memo(&self) -> Result<MutexGuard<'_, HashMap<(String, String), Memo>>, PolicyFailure> {
+    fn memo(&self) -> Result<MutexGuard<'_, Memos>, PolicyFailure> {
         let mut memo = self
             .memo
             .lock()
@@ -111,7 +114,7 @@ impl LmPolicy {
     /// `pairs` not in the memo, and remembers the scores.
     fn score_missing(
         &self,
-        memo: &mut HashMap<(String, String), Memo>,
+        memo: &mut Memos,
         pairs: &[(String, String)],
     ) -> Result<(), PolicyFailure> {
         // Distinct pairs not scored before, in first-seen order (deterministic batches).
