@@ -66,7 +66,7 @@ fn accuracy_table(md: &mut String, report: &StudyReport) {
     for theme in &report.themes {
         let _ = write!(md, " {theme} |");
     }
-    let _ = writeln!(md, " range | sd |");
+    let _ = writeln!(md, " range (95% CI) | sd |");
     let _ = writeln!(md, "|---|{}---|---|", "---|".repeat(report.themes.len()));
     for policy in &report.policies {
         let _ = write!(md, "| {} |", policy.name);
@@ -80,8 +80,15 @@ fn accuracy_table(md: &mut String, report: &StudyReport) {
                 100.0 * o.ci95[1]
             );
         }
-        let t = &policy.themes;
-        let _ = writeln!(md, " {:.1} | {:.1} |", 100.0 * t.range, 100.0 * t.sd);
+        let (t, ci) = (&policy.themes, policy.range_ci95);
+        let _ = writeln!(
+            md,
+            " {:.1} ({:.1}–{:.1}) | {:.1} |",
+            100.0 * t.range,
+            100.0 * ci[0],
+            100.0 * ci[1],
+            100.0 * t.sd
+        );
     }
 }
 

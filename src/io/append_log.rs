@@ -6,7 +6,7 @@
 //! mid-write leaves at most a partial last line, which the next open cuts off rather
 //! than trusting.
 
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -21,11 +21,12 @@ pub struct AppendLog {
 }
 
 impl AppendLog {
-    /// Opens the file at `path` (making it when new), cuts off a partial last line, and
-    /// returns the log with its complete lines' text.
+    /// Opens the file at `path` (making it when new) and locks it for this process, cuts
+    /// off a partial last line, and returns the log with its complete lines' text.
     ///
     /// # Errors
-    /// [`IoError::File`] naming the file when it cannot be made, read or cut;
+    /// [`IoError::File`] naming the file when it cannot be made, locked (another log holds
+    /// it), read or cut;
     /// [`IoError::NotText`] when it is not UTF-8.
     pub fn open(path: &Path) -> Result<(Self, String), IoError> {
         let fail = |source| IoError::File {
@@ -38,6 +39,14 @@ impl AppendLog {
             .create(true)
             .open(path)
             .map_err(fail)?;
+        // Two runs appending to one file would answer the same questions twice; the lock
+        // goes with the process, a killed one's too.
+        file.try_lock().map_err(|e| match e {
+            TryLockError::WouldBlock => fail(std::io::Error::other(
+                "in use by another run (run one process per shard)",
+            )),
+            TryLockError::Error(e) => fail(e),
+        })?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(fail)?;
         // Everything after the last newline is a line cut short by a killed run.
@@ -93,6 +102,8 @@ mod tests {
         std::fs::write(&path, "{\"a\":1}\n{\"b\":").expect("written");
         let (log, text) = AppendLog::open(&path).expect("opens");
         assert_eq!(text, "{\"a\":1}\n");
+        let busy = AppendLog::open(&path).unwrap_err();
+        assert!(busy.to_string().contains("log.jsonl"), "{busy}");
         log.append("{\"c\":3}\n").expect("appends");
         drop(log);
         let (_, text) = AppendLog::open(&path).expect("opens again");

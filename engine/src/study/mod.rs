@@ -11,10 +11,12 @@ mod layout;
 mod pairs;
 mod record;
 mod report;
+mod spread;
 mod subset;
 
 pub use layout::{StudyItem, StudyLayout, Unit};
 pub use pairs::{PolicyPair, ThemePairs};
 pub use record::{parse_results, StudyHeader, StudyInfo, StudyRecord, STUDY_FORMAT};
 pub use report::{PolicyReport, StudyReport};
+pub use spread::range_ci95;
 pub use subset::{stratified, Candidate, Subset};

@@ -12,6 +12,7 @@ use crate::variance::{VarianceReport, VariantRun};
 use super::layout::{StudyItem, StudyLayout};
 use super::pairs::{policy_pairs, ThemePairs};
 use super::record::StudyRecord;
+use super::spread::range_ci95;
 
 /// One policy's figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -22,6 +23,8 @@ pub struct PolicyReport {
     /// bootstrap intervals), the range and variance across themes, and each theme
     /// against the baseline (exact McNemar, Holm within the policy).
     pub themes: VarianceReport,
+    /// 95% interval of the range across themes (paired episode-cluster bootstrap).
+    pub range_ci95: [f64; 2],
     /// What a question cost on average, over every theme.
     pub cost: CostSummary,
 }
@@ -95,6 +98,7 @@ impl StudyReport {
             .map(|(name, l)| PolicyReport {
                 name: name.clone(),
                 themes: VarianceReport::new(&l.runs, &baseline, seed),
+                range_ci95: range_ci95(&l.runs, seed),
                 cost: CostSummary::of(&l.costs),
             })
             .collect();
