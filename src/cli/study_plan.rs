@@ -135,6 +135,12 @@ impl Plan {
                     e.render().to_string().trim()
                 )
             })?;
+            // β, --calibration and the ranges are checked now, not when the cell's turn
+            // comes after hours of other cells; models load in their turn.
+            parsed
+                .policy
+                .options()
+                .with_context(|| format!("{field} (\"{}\"): args", cell.name))?;
             cells.push(Cell {
                 name: cell.name,
                 args: cell.args,
