@@ -110,3 +110,26 @@ fn first_difference(written: &serde_json::Value, now: &serde_json::Value) -> Opt
         .map(|(k, _)| k.clone())
         .or_else(|| a.keys().find(|k| !b.contains_key(*k)).cloned())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_differing_field_is_named() {
+        let now = serde_json::json!({"questions": "q", "themes": ["a"], "policies": []});
+        assert_eq!(first_difference(&now, &now), None);
+        let other = serde_json::json!({"questions": "q", "themes": ["a", "b"], "policies": []});
+        assert_eq!(first_difference(&other, &now).as_deref(), Some("themes"));
+        let more = serde_json::json!({"questions": "q", "themes": ["a"], "policies": [], "x": 1});
+        assert_eq!(first_difference(&more, &now).as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn shards_have_their_own_results_file() {
+        let shard = Shard::new(2, 3).ok();
+        let out = Path::new("run");
+        assert_eq!(results_path(out, None), out.join("results.jsonl"));
+        assert_eq!(results_path(out, shard), out.join("results-2-of-3.jsonl"));
+    }
+}
