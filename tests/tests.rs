@@ -12,6 +12,7 @@ mod lm_policy;
 mod nested;
 mod regression;
 mod remote;
+mod study;
 mod theme;
 mod train;
 mod util;

@@ -1,11 +1,11 @@
 //! What answering questions cost: time, hypotheses scored, language-model tokens.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::policy::PolicyWork;
 
 /// What answering one question cost.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct QuestionCost {
     /// Wall-clock seconds (a moment's cost is shared evenly by the questions due then).
     pub seconds: f64,

@@ -292,6 +292,57 @@ pub enum EngineError {
         /// The theme.
         theme: String,
     },
+    /// A line of a study's results file is not a record.
+    #[error("{file}:{line}: not a study record")]
+    NotAStudyRecord {
+        /// The file, as named by the caller.
+        file: String,
+        /// Its line (from 1).
+        line: usize,
+        /// What the JSON reader said.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A results file that does not begin with its study's header line.
+    #[error("{file}: no study line first (`{{\"study\": {{\"format\": \"bip-study/1\", ...}}}}`, written by `bip study`)")]
+    NoStudyHeader {
+        /// The file, as named by the caller.
+        file: String,
+    },
+    /// A results file written for another plan than the one given.
+    #[error("{file}: written for another plan ({field} differs); give the plan that wrote it, or another output folder")]
+    OtherPlan {
+        /// The file, as named by the caller.
+        file: String,
+        /// The first field of the plan that differs.
+        field: String,
+    },
+    /// Two questions of a study's items with one key, which would pair them wrongly.
+    #[error("lines {first} and {line} both hold question {item} (in theme {theme}): questions must be named once")]
+    RepeatedItem {
+        /// The question (`episode/question`).
+        item: String,
+        /// The theme it was read in.
+        theme: String,
+        /// The first line holding it.
+        first: usize,
+        /// The line holding it again.
+        line: usize,
+    },
+    /// A study whose results do not cover every question of every policy and theme.
+    #[error("{missing} of {total} results are missing (the first: policy {policy}, theme {theme}, {item}); run the shards that have not finished")]
+    IncompleteStudy {
+        /// Results missing.
+        missing: usize,
+        /// Results the study needs.
+        total: usize,
+        /// The first missing one's policy.
+        policy: String,
+        /// Its theme.
+        theme: String,
+        /// Its question.
+        item: String,
+    },
 }
 
 impl EngineError {

@@ -56,6 +56,7 @@ mod readings;
 pub mod report;
 pub mod rng;
 pub mod stats;
+pub mod study;
 pub mod variance;
 
 pub use answer::{answer, answer_from, Answer};

@@ -21,8 +21,12 @@ use crate::stats::{holm, mcnemar_exact};
 mod merge;
 mod run;
 
+pub(crate) use merge::check_item;
+
 pub use merge::{merge_shards, parse_records};
-pub use run::{compared_themes, run_themes, Item, ItemFormat, Shard, VarianceOptions, VarianceRun};
+pub use run::{
+    compared_themes, read_item, run_themes, Item, ItemFormat, Shard, VarianceOptions, VarianceRun,
+};
 
 /// One line of a variance predictions file: the run's header (the first line), a scored
 /// question, or an input the variant could not read.
@@ -367,7 +371,7 @@ fn group_accuracy(e: &Evaluation) -> GroupAccuracy {
 }
 
 /// McNemar counts of `run` against the baseline's correctness, on shared items.
-fn paired(base: &HashMap<&str, bool>, run: &VariantRun) -> PairedTest {
+pub(crate) fn paired(base: &HashMap<&str, bool>, run: &VariantRun) -> PairedTest {
     let (mut paired, mut baseline_only, mut variant_only) = (0, 0, 0);
     for (key, outcome) in &run.items {
         let Some(&right_before) = base.get(key.as_str()) else {

@@ -9,9 +9,11 @@ use bip::episodes::Episode;
 use bip::io::read_episodes;
 
 /// What the input files hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum InputFormat {
     /// `bip-episode/1` episodes (`.jsonl` one a line, or `.json`).
+    #[default]
     Episodes,
     /// MMToM-QA text questions (JSONL), read with `bip import mmtom`'s reader.
     Mmtom,

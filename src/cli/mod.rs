@@ -21,6 +21,11 @@ mod render;
 mod render_lines;
 mod render_nested;
 mod scoring;
+mod study;
+mod study_plan;
+mod study_render;
+mod study_results;
+mod study_run;
 mod theme;
 mod theme_apply;
 mod theme_names;
@@ -66,6 +71,9 @@ enum Command {
     Theme(theme::ThemeArgs),
     /// Accuracy across themes of the same questions, with paired tests against Apartment.
     Variance(variance::VarianceArgs),
+    /// Run a grid of policies × themes over one question set and report it (resumable,
+    /// shardable).
+    Study(study::StudyArgs),
     /// Post-train a LoRA adapter on (prompt, action) pairs (`bip generate --training-pairs`).
     Train(train::TrainArgs),
 }
@@ -109,6 +117,7 @@ fn dispatch(
         Command::Lm(args) => lm::run(&args, out),
         Command::Theme(args) => theme::run(&args, out),
         Command::Variance(args) => variance::run(&args, limits, out),
+        Command::Study(args) => study::run(&args, limits, out),
         Command::Train(args) => train::run(&args),
     }
 }

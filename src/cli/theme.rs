@@ -40,6 +40,11 @@ pub struct ThemeFiles {
 }
 
 impl ThemeFiles {
+    /// The theme files at `files` (a plan's `theme_files`).
+    pub fn from_paths(files: Vec<PathBuf>) -> Self {
+        Self { files }
+    }
+
     /// Loads the files, naming the one at fault; a theme may not take the id of a
     /// built-in theme or of an earlier file's.
     pub fn load(&self) -> anyhow::Result<Vec<Theme>> {

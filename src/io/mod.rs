@@ -25,6 +25,7 @@
 //! Temporaries are removed too when the process is interrupted (see
 //! [`remove_temporaries`]).
 
+mod append_log;
 mod output;
 mod temporary;
 
@@ -37,6 +38,7 @@ use serde::Serialize;
 
 use bip_episodes::{AnyEpisode, Episode, EpisodeError};
 
+pub use append_log::AppendLog;
 pub use output::{Destination, OutputError, OutputSet, Slot};
 pub use temporary::remove_all as remove_temporaries;
 

@@ -47,7 +47,7 @@ pub fn parse_records(file: &str, text: &str) -> Result<Vec<(usize, VarianceRecor
 }
 
 /// Why a scored record's figures cannot be a run's, if they cannot.
-fn check_item(r: &ItemRecord) -> Result<(), String> {
+pub(crate) fn check_item(r: &ItemRecord) -> Result<(), String> {
     let probability = |p: f64| (0.0..=1.0).contains(&p);
     if let Some(p) = r.posterior.iter().find(|p| !probability(**p)) {
         return Err(format!("posterior: {p} is not a probability"));

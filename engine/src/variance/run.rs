@@ -272,8 +272,13 @@ pub fn run_themes(
     })
 }
 
-/// `item` read in `theme`, or why it could not be (its errors' messages, joined).
-fn read_item(item: &Item<'_>, theme: &Theme, options: &VarianceOptions) -> Result<Episode, String> {
+/// `item` read in `theme` (as `options` say), or why it could not be (its errors'
+/// messages, joined).
+pub fn read_item(
+    item: &Item<'_>,
+    theme: &Theme,
+    options: &VarianceOptions,
+) -> Result<Episode, String> {
     match options.format {
         ItemFormat::Mmtom => apply_record(item.text, theme)
             .and_then(|line| read_themed_record(&line, item.line, theme))

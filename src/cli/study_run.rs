@@ -1,0 +1,112 @@
+//! Answering a study's questions: for each policy cell, every (theme, item) unit of the
+//! run's shard whose questions are not yet in the results file, each appended as soon as
+//! it is answered. A cell with nothing left to answer does not even load its model.
+
+use std::collections::HashSet;
+
+use anyhow::Context;
+use rayon::prelude::*;
+
+use bip::engine::study::{StudyLayout, StudyRecord, Unit};
+use bip::engine::variance::Shard;
+use bip::engine::RunObserver;
+use bip::io::{to_jsonl, AppendLog};
+
+use super::limits::Limits;
+use super::progress::Progress;
+use super::study_plan::{Cell, Plan};
+
+/// A unit with the keys of the questions it still has to answer.
+type Todo = (Unit, HashSet<String>);
+
+/// Answers every question of `shard` not in `done`, cell by cell, appending to `log`.
+pub fn answer(
+    plan: &Plan,
+    layout: &StudyLayout,
+    shard: Option<Shard>,
+    limits: &Limits,
+    log: &AppendLog,
+    done: &[StudyRecord],
+) -> anyhow::Result<()> {
+    let done: HashSet<(&str, &str, &str)> = done
+        .iter()
+        .map(|r| {
+            (
+                r.policy.as_str(),
+                r.item.theme.as_str(),
+                r.item.item.as_str(),
+            )
+        })
+        .collect();
+    let units = layout.units(shard);
+    for cell in &plan.cells {
+        let todo: Vec<Todo> = units
+            .iter()
+            .filter_map(|&unit| {
+                let theme = layout.themes[unit.theme].as_str();
+                let left: HashSet<String> = layout
+                    .keys(unit)
+                    .into_iter()
+                    .filter(|k| !done.contains(&(cell.name.as_str(), theme, k.as_str())))
+                    .collect();
+                (!left.is_empty()).then_some((unit, left))
+            })
+            .collect();
+        eprintln!(
+            "bip: policy {}: {} of {} (theme, item) units to answer",
+            cell.name,
+            todo.len(),
+            units.len()
+        );
+        if !todo.is_empty() {
+            answer_cell(plan, layout, cell, &todo, limits, log)
+                .with_context(|| format!("policy \"{}\"", cell.name))?;
+        }
+    }
+    Ok(())
+}
+
+/// Loads `cell`'s policy and answers its `todo` units, in parallel unless the policy
+/// runs one episode at a time.
+fn answer_cell(
+    plan: &Plan,
+    layout: &StudyLayout,
+    cell: &Cell,
+    todo: &[Todo],
+    limits: &Limits,
+    log: &AppendLog,
+) -> anyhow::Result<()> {
+    let policy = cell.policy.build()?;
+    let batch = limits.batch(cell.policy.pruning()?);
+    let progress = Progress::new("inferring").reading(&plan.questions);
+    progress.started(todo.len());
+    let work = |(unit, left): &Todo| -> anyhow::Result<()> {
+        let theme = &layout.themes[unit.theme];
+        let line = layout.line(unit.item);
+        // Units with questions to answer were read (`StudyLayout::keys`).
+        let episode = layout
+            .episode(*unit)
+            .map_err(|why| anyhow::anyhow!("line {line} in {theme}: {why}"))?;
+        let records = StudyRecord::of_episode(
+            &cell.name,
+            theme,
+            line,
+            episode,
+            policy.as_ref(),
+            &batch,
+            &|key| left.contains(key),
+        )?;
+        log.append(&to_jsonl(records)?)?;
+        progress.episode_done();
+        Ok(())
+    };
+    if policy.serial() {
+        todo.iter().try_for_each(work)?;
+    } else {
+        todo.par_iter().try_for_each(work)?;
+    }
+    for line in cell.policy.cache_report() {
+        eprintln!("bip: {line}");
+    }
+    Ok(())
+}

@@ -1,0 +1,386 @@
+//! `bip study`: a grid of policies × themes over one question set, resumable after a
+//! kill and shardable, reporting as `bip variance` does.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::{bip, json, root, stderr_of, write_tiny_model, TempDir};
+
+/// A plan over `questions` (`format`) in `themes`, into `out`, with `cells` (TOML tables)
+/// and an optional `[subset]`.
+fn plan(
+    questions: &str,
+    format: &str,
+    themes: &str,
+    out: &str,
+    subset: &str,
+    cells: &str,
+) -> String {
+    format!(
+        "questions = {questions:?}\nformat = {format:?}\nthemes = {themes}\nout = {out:?}\n{subset}\n{cells}"
+    )
+}
+
+/// Generated episodes (one question each, types in turn) in `dir`.
+fn episodes(dir: &TempDir, n: usize) -> String {
+    let path = dir.path().join("eps.jsonl");
+    let path = path.to_string_lossy().into_owned();
+    let out = bip([
+        "generate",
+        "--n",
+        &n.to_string(),
+        "--seed",
+        "3",
+        "--out",
+        &path,
+    ]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    path
+}
+
+/// The lines of a results file after its header, parsed.
+fn records(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).expect("results written");
+    text.lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// `(policy, theme, item)` of each record.
+fn keys(records: &[Value]) -> Vec<(String, String, String)> {
+    records
+        .iter()
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().expect("a string").to_string();
+            (s("policy"), s("theme"), s("item"))
+        })
+        .collect()
+}
+
+/// A report without its costs (times differ from run to run).
+fn without_cost(mut report: Value) -> Value {
+    for p in report["policies"].as_array_mut().expect("policies") {
+        p.as_object_mut().expect("a policy").remove("cost");
+    }
+    report
+}
+
+fn report(out: &Path) -> Value {
+    let text = std::fs::read_to_string(out.join("report.json")).expect("report written");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+#[test]
+fn a_planner_grid_reports_as_variance_does_and_shards_merge_to_it() {
+    let dir = TempDir::new();
+    let input = root().join("tests/data/mmtom-sample.jsonl");
+    let input = input.to_string_lossy().into_owned();
+    let out = dir.path().join("run");
+    let cells = "[[policy]]\nname = \"planner\"\n[[policy]]\nname = \"cold\"\nargs = [\"--beta\", \"0.5\"]\n";
+    let text = plan(
+        &input,
+        "mmtom",
+        "[\"egypt\", \"castle\"]",
+        &out.to_string_lossy(),
+        "",
+        cells,
+    );
+    let file = dir.write("plan.toml", &text);
+    let run = bip(["study", &file.to_string_lossy()]);
+    assert!(run.status.success(), "{}", stderr_of(&run));
+    assert!(String::from_utf8_lossy(&run.stdout).contains("| planner |"));
+    let whole = report(&out);
+    let variance = json(&bip([
+        "variance",
+        &input,
+        "--format",
+        "mmtom",
+        "--themes",
+        "egypt,castle",
+        "--json",
+    ]));
+    assert_eq!(whole["policies"][0]["themes"], variance);
+    let beta = json(&bip([
+        "variance",
+        &input,
+        "--format",
+        "mmtom",
+        "--themes",
+        "egypt,castle",
+        "--json",
+        "--beta",
+        "0.5",
+    ]));
+    assert_eq!(whole["policies"][1]["themes"], beta);
+    let pairs = whole["pairs"].as_array().expect("pairs");
+    assert_eq!(pairs.len(), 3, "one family per theme");
+    assert_eq!(pairs[0]["pairs"][0]["first"], "planner");
+    for name in ["report.md", "heatmap-planner.svg", "heatmap-cold.svg"] {
+        assert!(out.join(name).is_file(), "{name}");
+    }
+    // The same grid in two shards, then a report over both, gives the same report.
+    let sharded = dir.path().join("sharded");
+    let text = plan(
+        &input,
+        "mmtom",
+        "[\"egypt\", \"castle\"]",
+        &sharded.to_string_lossy(),
+        "",
+        cells,
+    );
+    let file = dir.write("sharded.toml", &text);
+    let file = file.to_string_lossy();
+    let first = bip(["study", &file, "--shard", "1/2"]);
+    assert!(
+        stderr_of(&first).contains("still missing"),
+        "{}",
+        stderr_of(&first)
+    );
+    assert!(!sharded.join("report.json").exists());
+    let early = bip(["study", &file, "--report-only"]);
+    assert_eq!(early.status.code(), Some(2));
+    assert!(
+        stderr_of(&early).contains("results are missing"),
+        "{}",
+        stderr_of(&early)
+    );
+    assert!(bip(["study", &file, "--shard", "2/2"]).status.success());
+    let merged = bip(["study", &file, "--report-only"]);
+    assert!(merged.status.success(), "{}", stderr_of(&merged));
+    assert_eq!(without_cost(report(&sharded)), without_cost(whole));
+}
+
+#[test]
+fn the_stratified_subset_is_the_same_in_every_theme_and_policy_and_follows_its_seed() {
+    let dir = TempDir::new();
+    let input = episodes(&dir, 21);
+    let cells = "[[policy]]\nname = \"planner\"\n[[policy]]\nname = \"cold\"\nargs = [\"--beta\", \"0.5\"]\n";
+    let chosen = |seed: u64, name: &str| {
+        let out = dir.path().join(name);
+        let subset = format!("[subset]\nper_type = 2\nseed = {seed}\n");
+        let text = plan(
+            &input,
+            "episodes",
+            "[\"space\"]",
+            &out.to_string_lossy(),
+            &subset,
+            cells,
+        );
+        let run = bip([
+            "study",
+            &dir.write(&format!("{name}.toml"), &text).to_string_lossy(),
+        ]);
+        assert!(run.status.success(), "{}", stderr_of(&run));
+        let listed: Vec<(String, String)> = report(&out)["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .map(|i| {
+                (
+                    i["item"].as_str().expect("key").into(),
+                    i["type"].as_str().expect("type").into(),
+                )
+            })
+            .collect();
+        let mut per_cell: HashMap<(String, String), BTreeSet<String>> = HashMap::new();
+        for (policy, theme, item) in keys(&records(&out.join("results.jsonl"))) {
+            per_cell.entry((policy, theme)).or_default().insert(item);
+        }
+        let items: BTreeSet<String> = listed.iter().map(|(k, _)| k.clone()).collect();
+        assert_eq!(per_cell.len(), 4, "2 policies × 2 themes");
+        for (cell, asked) in &per_cell {
+            assert_eq!(asked, &items, "{cell:?} asks the listed questions");
+        }
+        let mut per_type: HashMap<String, usize> = HashMap::new();
+        for (_, kind) in &listed {
+            *per_type.entry(kind.clone()).or_default() += 1;
+        }
+        assert_eq!(per_type.len(), 7, "{per_type:?}");
+        assert!(per_type.values().all(|&n| n == 2), "{per_type:?}");
+        items
+    };
+    let one = chosen(5, "a");
+    assert_eq!(
+        chosen(5, "b"),
+        one,
+        "the same seed chooses the same questions"
+    );
+    assert_ne!(chosen(6, "c"), one, "another seed chooses others");
+}
+
+#[test]
+fn bad_plans_are_refused_naming_the_file_and_field_before_anything_is_written() {
+    let dir = TempDir::new();
+    let input = episodes(&dir, 3);
+    let out = dir.path().join("run");
+    let out = out.to_string_lossy();
+    let cells = |args: &str| format!("[[policy]]\nname = \"p\"\nargs = {args}\n");
+    let cases = [
+        (
+            plan(
+                &input,
+                "episodes",
+                "[\"egypt\"]",
+                &out,
+                "",
+                &cells("[\"--bta\", \"2\"]"),
+            ),
+            "policy[0] (\"p\"): args: error: unexpected argument '--bta'",
+        ),
+        (
+            plan(&input, "episodes", "[\"atlantis\"]", &out, "", &cells("[]")),
+            "themes: no theme \"atlantis\"",
+        ),
+        (
+            plan(
+                "missing.jsonl",
+                "episodes",
+                "\"all\"",
+                &out,
+                "",
+                &cells("[]"),
+            ),
+            "questions: missing.jsonl",
+        ),
+        (
+            plan(
+                &input,
+                "episodes",
+                "\"all\"",
+                &out,
+                "[subset]\nper_typ = 2\n",
+                &cells("[]"),
+            ),
+            "unknown field `per_typ`",
+        ),
+        (
+            plan(
+                &input,
+                "episodes",
+                "\"all\"",
+                &out,
+                "",
+                &format!("{}{}", cells("[]"), cells("[]")),
+            ),
+            "policy[1]: name: \"p\" names an earlier cell too",
+        ),
+    ];
+    for (text, expected) in cases {
+        let file = dir.write("bad.toml", &text);
+        let run = bip(["study", &file.to_string_lossy()]);
+        assert_eq!(run.status.code(), Some(2));
+        let err = stderr_of(&run);
+        assert!(
+            err.starts_with("bip: ") && err.contains("bad.toml") && err.contains(expected),
+            "{err} lacks {expected}"
+        );
+        assert!(!dir.path().join("run").exists(), "nothing written: {err}");
+    }
+}
+
+/// A grid with a tiny language model, killed (SIGKILL) once some of its answers are
+/// written, then run again: no question is answered twice, the lines written before the
+/// kill stay as they were, and the report is that of a run never interrupted.
+#[test]
+fn a_grid_killed_mid_run_resumes_without_scoring_any_question_twice() {
+    let dir = TempDir::new();
+    let input = episodes(&dir, 14);
+    let model = dir.path().join("tiny");
+    write_tiny_model(&model);
+    let cells = format!(
+        "[[policy]]\nname = \"planner\"\n[[policy]]\nname = \"lm\"\nargs = [\"--policy\", \"lm\", \"--model\", {:?}, \"--prune-to\", \"1\"]\n",
+        model.to_string_lossy()
+    );
+    let write = |name: &str| {
+        let out = dir.path().join(name);
+        let text = plan(
+            &input,
+            "episodes",
+            "[\"egypt\"]",
+            &out.to_string_lossy(),
+            "",
+            &cells,
+        );
+        (dir.write(&format!("{name}.toml"), &text), out)
+    };
+    let (whole_plan, whole) = write("whole");
+    let run = bip(["study", &whole_plan.to_string_lossy()]);
+    assert!(run.status.success(), "{}", stderr_of(&run));
+
+    let (killed_plan, killed) = write("killed");
+    let results = killed.join("results.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bip"))
+        .args(["study", &killed_plan.to_string_lossy()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("bip starts");
+    let started = Instant::now();
+    let lm_lines = |text: &str| {
+        text.lines()
+            .filter(|l| l.contains("\"policy\":\"lm\""))
+            .count()
+    };
+    loop {
+        let text = std::fs::read_to_string(&results).unwrap_or_default();
+        if lm_lines(&text) >= 3 {
+            break;
+        }
+        assert!(
+            child.try_wait().expect("waits").is_none(),
+            "finished before it was killed"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "no LM answer written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    let before = std::fs::read_to_string(&results).expect("results");
+    let complete = &before[..before.rfind('\n').expect("a line") + 1];
+    let total = 2 * 2 * 14;
+    assert!(
+        lm_lines(complete) < 28,
+        "killed mid-run: {}",
+        lm_lines(complete)
+    );
+    // A write cut short by the kill leaves a partial last line: the rerun drops it.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&results)
+        .expect("opens");
+    std::io::Write::write_all(&mut file, b"{\"policy\":\"lm\",\"line\":1,\"th").expect("appends");
+    drop(file);
+
+    let rerun = bip(["study", &killed_plan.to_string_lossy()]);
+    assert!(rerun.status.success(), "{}", stderr_of(&rerun));
+    let answered = format!(
+        "policy lm: {} of 28 (theme, item) units",
+        28 - lm_lines(complete)
+    );
+    assert!(
+        stderr_of(&rerun).contains(&answered),
+        "{}",
+        stderr_of(&rerun)
+    );
+    let after = std::fs::read_to_string(&results).expect("results");
+    assert!(
+        after.starts_with(complete),
+        "lines written before the kill are kept as they were"
+    );
+    let found = keys(&records(&results));
+    let unique: BTreeSet<_> = found.iter().cloned().collect();
+    assert_eq!(
+        (found.len(), unique.len()),
+        (total, total),
+        "every question once"
+    );
+    assert_eq!(without_cost(report(&killed)), without_cost(report(&whole)));
+}
