@@ -28,16 +28,7 @@ pub fn answer(
     log: &AppendLog,
     done: &[StudyRecord],
 ) -> anyhow::Result<()> {
-    let done: HashSet<(&str, &str, &str)> = done
-        .iter()
-        .map(|r| {
-            (
-                r.policy.as_str(),
-                r.item.theme.as_str(),
-                r.item.item.as_str(),
-            )
-        })
-        .collect();
+    let done: HashSet<(&str, &str, &str)> = done.iter().map(StudyRecord::key).collect();
     let units = layout.units(shard);
     for cell in &plan.cells {
         let todo: Vec<Todo> = units

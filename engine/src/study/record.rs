@@ -52,6 +52,16 @@ pub struct StudyRecord {
 }
 
 impl StudyRecord {
+    /// What the record answers: (policy, theme, question key). A study has one record
+    /// per key.
+    pub fn key(&self) -> (&str, &str, &str) {
+        (
+            self.policy.as_str(),
+            self.item.theme.as_str(),
+            self.item.item.as_str(),
+        )
+    }
+
     /// Infers `episode` (item `line` read in `theme`) under `policy` and returns one
     /// record per question whose key (`episode/question`) `wanted` accepts and that has
     /// an expected answer, in the episode's order. Answers come from the posterior only.

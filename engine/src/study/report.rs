@@ -59,19 +59,8 @@ impl StudyReport {
         records: &[StudyRecord],
         seed: u64,
     ) -> Result<Self, EngineError> {
-        let by_key: HashMap<(&str, &str, &str), &StudyRecord> = records
-            .iter()
-            .map(|r| {
-                (
-                    (
-                        r.policy.as_str(),
-                        r.item.theme.as_str(),
-                        r.item.item.as_str(),
-                    ),
-                    r,
-                )
-            })
-            .collect();
+        let by_key: HashMap<(&str, &str, &str), &StudyRecord> =
+            records.iter().map(|r| (r.key(), r)).collect();
         let laid: Vec<_> = policies
             .iter()
             .map(|p| layout.policy_runs(p, &by_key))
