@@ -24,7 +24,25 @@ pub struct RemoteW2sScorer<B: Backend> {
     large: RemoteScorer,
     small: Mutex<Small<B>>,
     alpha: f64,
-    widest: Mutex<f64>,
+    widest: Arc<WidestBound>,
+}
+
+/// The widest interval (nats) a steered log-probability of a top-k scorer was sure to lie
+/// in so far: shared, so that whoever built the scorer can report it at the end of a run.
+#[derive(Debug, Default)]
+pub struct WidestBound(Mutex<f64>);
+
+impl WidestBound {
+    /// The width so far (0 before anything is scored).
+    pub fn nats(&self) -> f64 {
+        self.0.lock().map_or(f64::NAN, |w| *w)
+    }
+
+    fn widen(&self, width: f64) {
+        if let Ok(mut widest) = self.0.lock() {
+            *widest = widest.max(width);
+        }
+    }
 }
 
 /// The local models and their prefix caches.
@@ -46,6 +64,7 @@ impl<B: Backend> RemoteW2sScorer<B> {
         expert: Arc<LanguageModel<B>>,
         naive: Arc<LanguageModel<B>>,
         alpha: f64,
+        widest: Arc<WidestBound>,
     ) -> Result<Self, ModelError> {
         for (role, model) in [("expert", &expert), ("naive", &naive)] {
             if let Some(problem) = large
@@ -78,13 +97,13 @@ impl<B: Backend> RemoteW2sScorer<B> {
                 naive_cache: PrefixCache::default(),
             }),
             alpha,
-            widest: Mutex::new(0.0),
+            widest,
         })
     }
 
     /// The widest interval (nats) a steered log-probability was sure to lie in so far.
     pub fn widest_bound(&self) -> f64 {
-        self.widest.lock().map_or(f64::NAN, |w| *w)
+        self.widest.nats()
     }
 }
 
@@ -152,9 +171,7 @@ where
                     &nl[row],
                     self.alpha,
                 )?;
-                if let Ok(mut widest) = self.widest.lock() {
-                    *widest = widest.max(got.upper - got.lower);
-                }
+                self.widest.widen(got.upper - got.lower);
                 logprobs.push(got.estimate as f32);
             }
             done(i, logprobs)?;

@@ -263,9 +263,19 @@ fn weak_to_strong_with_a_served_large_model_answers_as_all_local() {
         ];
         args.extend(["--tokenizer", "smollm2-135m", "--expert", "smollm2-135m"]);
         args.extend(["--expert-adapter", adapter, "--naive", "smollm2-135m"]);
-        json(&bip(args))["episodes"][0]["questions"][0].clone()
+        let out = bip(args);
+        let question = json(&out)["episodes"][0]["questions"][0].clone();
+        (question, String::from_utf8_lossy(&out.stderr).to_string())
     };
-    let (remote, local) = (run(&server.url()), run("smollm2-135m"));
+    let ((remote, said), (local, _)) = (run(&server.url()), run("smollm2-135m"));
+    // The top-k mode says how wide its bounds grew.
+    let bound = said
+        .lines()
+        .find_map(|l| l.split("at most ").nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|nats| nats.parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no top-k bound in {said:?}"));
+    assert!(bound > 0.0 && bound.is_finite(), "{said}");
     assert_eq!(remote["answer"], local["answer"], "{remote} vs {local}");
     let p = |q: &serde_json::Value| q["posterior"]["a"].as_f64().expect("a posterior");
     // The served L differs by llama.cpp's quantised arithmetic and by the top-k estimate

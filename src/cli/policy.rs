@@ -151,11 +151,11 @@ impl PolicyArgs {
         lm::max_context(self.max_context)?;
         let options = self.options()?;
         let built = options.build_with_caches().map_err(flag_error)?;
-        self.scoring.opened(built.caches);
+        self.scoring.opened(built.caches, built.top_k_bound);
         Ok(built.policy)
     }
 
-    /// One line per score cache used, for the end of the run.
+    /// One line per score cache used and per top-k bound, for the end of the run.
     pub fn cache_report(&self) -> Vec<String> {
         self.scoring.report()
     }

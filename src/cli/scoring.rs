@@ -8,6 +8,7 @@ use clap::Args;
 
 use bip::models::ScoreCache;
 use bip::policy::ServingOptions;
+use bip::remote_w2s::WidestBound;
 
 /// Score cache and served-model flags.
 #[derive(Debug, Args)]
@@ -31,6 +32,9 @@ pub struct ScoringArgs {
     /// The caches opened, for the report at the end.
     #[arg(skip)]
     opened: Mutex<Vec<Arc<ScoreCache>>>,
+    /// The widest top-k bounds of weak-to-strong scorers with a served L, for the report.
+    #[arg(skip)]
+    bounds: Mutex<Vec<Arc<WidestBound>>>,
 }
 
 impl ScoringArgs {
@@ -46,15 +50,27 @@ impl ScoringArgs {
         }
     }
 
-    /// Notes the caches a policy opened.
-    pub fn opened(&self, caches: Vec<Arc<ScoreCache>>) {
+    /// Notes the caches a policy opened, and its top-k bound if it has one.
+    pub fn opened(&self, caches: Vec<Arc<ScoreCache>>, bound: Option<Arc<WidestBound>>) {
         if let Ok(mut opened) = self.opened.lock() {
             opened.extend(caches);
         }
+        if let (Ok(mut bounds), Some(bound)) = (self.bounds.lock(), bound) {
+            bounds.push(bound);
+        }
     }
 
-    /// One line per score cache used: its hits, lookups and file.
+    /// One line per score cache used (its hits, lookups and file), then one per top-k
+    /// bound (the widest interval met).
     pub fn report(&self) -> Vec<String> {
+        let bounds = self.bounds.lock().map(|b| b.clone()).unwrap_or_default();
+        let bound_lines = bounds.into_iter().map(|bound| {
+            format!(
+                "top-k mode: every steered log-probability lay within an interval of at most \
+                 {:.4} nats (the widest met; the score used lies inside it)",
+                bound.nats()
+            )
+        });
         let opened = self.opened.lock().map(|o| o.clone()).unwrap_or_default();
         opened
             .iter()
@@ -71,6 +87,7 @@ impl ScoringArgs {
                     cache.path().display()
                 )
             })
+            .chain(bound_lines)
             .collect()
     }
 }

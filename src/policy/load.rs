@@ -11,7 +11,7 @@ use bip_models::{
 use super::PolicyError;
 use crate::cached::TokenScorer;
 use crate::remote::RemoteScorer;
-use crate::remote_w2s::RemoteW2sScorer;
+use crate::remote_w2s::{RemoteW2sScorer, WidestBound};
 use crate::scorer::{ModelScorer, W2sScorer};
 
 /// Loads `spec` (a path or an alias), with a LoRA adapter merged in when given, within
@@ -79,6 +79,8 @@ pub(super) struct W2s<'a> {
     pub naive: &'a str,
     pub alpha: f64,
     pub options: LoadOptions,
+    /// Where a served L's scorer keeps its widest top-k bound.
+    pub widest: Arc<WidestBound>,
 }
 
 impl BackendTask for W2s<'_> {
@@ -92,6 +94,7 @@ impl BackendTask for W2s<'_> {
             naive,
             alpha,
             options,
+            widest,
         } = self;
         let load = |spec: &str, adapter: Option<&Path>, role: &'static str| {
             load_model::<B>(spec, adapter, &options, device)
@@ -109,7 +112,7 @@ impl BackendTask for W2s<'_> {
                 } else {
                     load(expert, expert_adapter, "expert")?
                 };
-                let w2s = RemoteW2sScorer::new(*served, expert_model, naive_model, alpha)
+                let w2s = RemoteW2sScorer::new(*served, expert_model, naive_model, alpha, widest)
                     .map_err(PolicyError::W2s)?;
                 return Ok(Box::new(w2s));
             }

@@ -36,6 +36,7 @@ pub use error::PolicyError;
 pub use load::load_model;
 pub use serving::{ServingOptions, MAX_CONCURRENCY};
 
+use crate::remote_w2s::WidestBound;
 use load::{Large, Single, W2s};
 
 /// The largest hybrid weight: a log-likelihood scaled by more only overflows.
@@ -176,13 +177,19 @@ impl PolicyOptions {
     pub fn build_with_caches(&self) -> Result<BuiltPolicy, PolicyError> {
         self.check()?;
         let mut caches = Vec::new();
-        let policy = self.build_policy(&mut caches)?;
-        Ok(BuiltPolicy { policy, caches })
+        let mut top_k_bound = None;
+        let policy = self.build_policy(&mut caches, &mut top_k_bound)?;
+        Ok(BuiltPolicy {
+            policy,
+            caches,
+            top_k_bound,
+        })
     }
 
     fn build_policy(
         &self,
         caches: &mut Vec<Arc<ScoreCache>>,
+        top_k_bound: &mut Option<Arc<WidestBound>>,
     ) -> Result<Box<dyn Policy>, PolicyError> {
         let planner = || -> Result<Box<dyn Policy>, PolicyError> {
             Ok(Box::new(
@@ -192,7 +199,10 @@ impl PolicyOptions {
         match self.kind {
             PolicyKind::Planner => planner(),
             PolicyKind::Lm => Ok(Box::new(self.lm_policy(self.single_scorer(caches)?))),
-            PolicyKind::W2s => Ok(Box::new(self.lm_policy(self.w2s_scorer(caches)?))),
+            PolicyKind::W2s => {
+                let scorer = self.w2s_scorer(caches, top_k_bound)?;
+                Ok(Box::new(self.lm_policy(scorer)))
+            }
             PolicyKind::Hybrid => {
                 let lm = Box::new(self.lm_policy(self.single_scorer(caches)?));
                 Ok(Box::new(
@@ -281,9 +291,12 @@ impl PolicyOptions {
         self.serving.cached(scorer, caches)
     }
 
+    /// The weak-to-strong scorer; with a served L, `top_k_bound` receives where it keeps
+    /// its widest bound.
     fn w2s_scorer(
         &self,
         caches: &mut Vec<Arc<ScoreCache>>,
+        top_k_bound: &mut Option<Arc<WidestBound>>,
     ) -> Result<Box<dyn TextScorer>, PolicyError> {
         let (Some(large), Some(expert), Some(naive)) = (&self.large, &self.expert, &self.naive)
         else {
@@ -299,6 +312,10 @@ impl PolicyOptions {
         } else {
             Large::Local(large)
         };
+        let widest = Arc::new(WidestBound::default());
+        if matches!(large, Large::Served(_)) {
+            *top_k_bound = Some(Arc::clone(&widest));
+        }
         let task = W2s {
             large,
             expert,
@@ -306,6 +323,7 @@ impl PolicyOptions {
             naive,
             alpha: self.alpha,
             options: self.load_options(),
+            widest,
         };
         let scorer = self.device.run(task).map_err(PolicyError::Device)??;
         self.serving.cached(scorer, caches)
@@ -318,4 +336,7 @@ pub struct BuiltPolicy {
     pub policy: Box<dyn Policy>,
     /// The score caches its scorers use (none without [`ServingOptions::cache`]).
     pub caches: Vec<Arc<ScoreCache>>,
+    /// With a served L steering weak-to-strong (top-k mode): the widest interval a steered
+    /// log-probability was sure to lie in, as the run goes.
+    pub top_k_bound: Option<Arc<WidestBound>>,
 }
