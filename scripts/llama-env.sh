@@ -15,8 +15,20 @@ if ! command -v "$python" >/dev/null; then
     exit 1
 fi
 package="llama-cpp-python[server]==0.3.36"
-key="$( { echo "$package"; "$python" -c 'import sys; print(sys.version)'; } \
-        | sha256sum | cut -c1-16)"
+cmake_args="${CMAKE_ARGS:--DGGML_NATIVE=ON}"
+# llama.cpp's AMX kernels fault (a general-protection fault at the first `ldtilecfg`) on
+# hosts whose CPU reports AMX but which do not enable it for processes (some VMs), and a
+# native build uses them wherever the CPU reports them: build without AMX where the
+# compiler knows the flags (one that does not cannot emit AMX either).
+no_amx="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+# shellcheck disable=SC2086 # the flags are words
+if echo | "${CC:-cc}" $no_amx -E - >/dev/null 2>&1; then
+    extra_flags="$no_amx"
+else
+    extra_flags=""
+fi
+key="$( { echo "$package"; echo "$cmake_args $extra_flags"
+          "$python" -c 'import sys; print(sys.version)'; } | sha256sum | cut -c1-16)"
 venv="${BIP_CACHE:-$HOME/.cache/bip}/llama-$key"
 
 mkdir -p "$(dirname "$venv")"
@@ -27,7 +39,8 @@ if [[ ! -f "$venv/.complete" ]]; then
     echo "llama-env: making $venv (building llama.cpp from source takes minutes)" >&2
     rm -rf "$venv"
     "$python" -m venv "$venv"
-    CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=ON}" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+    CMAKE_ARGS="$cmake_args" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+        CFLAGS="${CFLAGS:-} $extra_flags" CXXFLAGS="${CXXFLAGS:-} $extra_flags" \
         "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         --no-cache-dir "$package" >&2
     touch "$venv/.complete"
