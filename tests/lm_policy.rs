@@ -268,3 +268,78 @@ fn infer_with_a_score_cache_rescores_nothing_the_second_time_and_says_so() {
         |out: &std::process::Output| json(out)["episodes"][0]["questions"][0]["posterior"].clone();
     assert_eq!(posterior(&first), posterior(&second));
 }
+
+#[test]
+fn calibrate_fits_the_hybrid_lm_weight_and_infer_reads_it() {
+    let dir = TempDir::new();
+    let path = |name: &str| dir.path().join(name).to_str().expect("utf-8").to_string();
+    let (held, cal, cache) = (path("held.jsonl"), path("cal.json"), path("cache"));
+    let made = bip(["generate", "--n", "2", "--seed", "5", "--out", &held]);
+    assert!(made.status.success(), "{made:?}");
+    let fitted = bip([
+        "calibrate",
+        &held,
+        "--policy",
+        "hybrid",
+        "--cache",
+        &cache,
+        "--out",
+        &cal,
+    ]);
+    let err = String::from_utf8_lossy(&fitted.stderr);
+    assert!(fitted.status.success(), "{err}");
+    assert!(err.contains("LM weight = "), "{err}");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cal).expect("saved")).expect("json");
+    assert_eq!(file["policy"], "hybrid");
+    assert_eq!(file["beta"], DEFAULT_BETA);
+    let weight = file["lm_weight"].as_f64().expect("an LM weight");
+    assert!((1.0 / 64.0..=256.0).contains(&weight), "{file}");
+    // The calibration gives the hybrid its weight: the same posteriors as the flag.
+    let posteriors = |out: &std::process::Output| {
+        let doc = json(out);
+        let episodes = doc["episodes"].as_array().expect("episodes").clone();
+        episodes
+            .iter()
+            .flat_map(|e| e["questions"].as_array().expect("questions").clone())
+            .map(|q| q["posterior"].clone())
+            .collect::<Vec<_>>()
+    };
+    let read = bip([
+        "infer",
+        "--policy",
+        "hybrid",
+        "--calibration",
+        &cal,
+        "--cache",
+        &cache,
+        "--json",
+        &held,
+    ]);
+    let flagged = bip([
+        "infer",
+        "--policy",
+        "hybrid",
+        "--lm-weight",
+        &weight.to_string(),
+        "--cache",
+        &cache,
+        "--json",
+        &held,
+    ]);
+    assert_eq!(posteriors(&read), posteriors(&flagged));
+    // A hybrid calibration is for the hybrid alone, and sets the weight alone.
+    for (args, says) in [
+        (vec!["--policy", "lm"], "not --policy lm"),
+        (
+            vec!["--policy", "hybrid", "--lm-weight", "2"],
+            "sets the LM weight",
+        ),
+    ] {
+        let out = bip(["infer", &held, "--calibration", &cal]
+            .into_iter()
+            .chain(args));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(says), "{err}");
+    }
+}

@@ -1,5 +1,10 @@
 //! Fitting the planner's rationality β to held-out answers: the β that maximises the mean
-//! log probability of the correct options.
+//! log probability of the correct options; and, the same way, the hybrid policy's weight
+//! of the language model ([`fit_lm_weight`]).
+
+mod hybrid;
+
+pub use hybrid::{fit_lm_weight, LM_WEIGHT_RANGE};
 
 use serde::{Deserialize, Serialize};
 
@@ -7,7 +12,7 @@ use bip_episodes::{Episode, Expected};
 
 use crate::batch::{infer_all, BatchOptions};
 use crate::error::EngineError;
-use crate::policy::PlannerPolicy;
+use crate::policy::{PlannerPolicy, Policy};
 
 /// The `format` of calibration files.
 pub const CALIBRATION_FORMAT: &str = "bip-calibration/1";
@@ -21,11 +26,16 @@ pub const BETA_RANGE: (f64, f64) = (0.25, 16.0);
 pub struct CalibrationFile {
     /// Must be [`CALIBRATION_FORMAT`].
     pub format: String,
-    /// What the parameters are for: "planner" (β) or "nested" (trust, for stories).
+    /// What the parameters are for: "planner" (β), "hybrid" (the LM weight, at β) or
+    /// "nested" (trust, for stories).
     pub policy: String,
-    /// The planner's fitted rationality.
+    /// The planner's fitted rationality; for "hybrid", the β the LM weight was fitted at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beta: Option<f64>,
+    /// The hybrid's fitted weight of the language model's log-likelihood (the planner's
+    /// weighs 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lm_weight: Option<f64>,
     /// The fitted trust of nested-belief inference
     /// ([`Trust`](crate::nested::Trust)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -43,8 +53,8 @@ impl CalibrationFile {
     /// [`EngineError::NotACalibration`] for malformed JSON,
     /// [`EngineError::CalibrationFormat`] for another format,
     /// [`EngineError::CalibrationBeta`] for a β out of range and
-    /// [`EngineError::CalibrationField`] for a planner calibration without β or a nested
-    /// one without a trust in [0, 1].
+    /// [`EngineError::CalibrationField`] for a planner or hybrid calibration without β, a
+    /// hybrid one without an LM weight ≥ 0 or a nested one without a trust in [0, 1].
     pub fn from_json(text: &str) -> Result<Self, EngineError> {
         let file: Self =
             serde_json::from_str(text).map_err(|source| EngineError::NotACalibration { source })?;
@@ -68,6 +78,9 @@ impl CalibrationFile {
             ("nested", _, Some(t)) if (0.0..=1.0).contains(&t) => Ok(file),
             ("nested", _, _) => Err(missing("trust", "a number in [0, 1] is needed")),
             (_, None, _) => Err(missing("beta", "missing")),
+            ("hybrid", _, _) if !file.lm_weight.is_some_and(|w| w.is_finite() && w >= 0.0) => {
+                Err(missing("lm_weight", "a number ≥ 0 is needed"))
+            }
             _ => Ok(file),
         }
     }
@@ -80,7 +93,20 @@ impl CalibrationFile {
 /// As [`infer_all`]; also if no question has an expected option.
 pub fn mean_log_likelihood(episodes: &[Episode], beta: f64) -> Result<(f64, usize), EngineError> {
     let policy = PlannerPolicy::new(beta)?;
-    let results = infer_all(episodes, &policy, &BatchOptions::default(), &|| {});
+    policy_log_likelihood(episodes, &policy, &BatchOptions::default())
+}
+
+/// Mean log probability of the correct options of every answerable question in
+/// `episodes` under `policy`, and how many there are.
+///
+/// # Errors
+/// As [`infer_all`]; also if no question has an expected option.
+fn policy_log_likelihood(
+    episodes: &[Episode],
+    policy: &dyn Policy,
+    options: &BatchOptions,
+) -> Result<(f64, usize), EngineError> {
+    let results = infer_all(episodes, policy, options, &|| {});
     let mut answered = Vec::new();
     for (episode, result) in episodes.iter().zip(results) {
         let inference = result?;
@@ -158,6 +184,7 @@ pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, EngineError> {
         format: CALIBRATION_FORMAT.to_string(),
         policy: "planner".to_string(),
         beta: Some(beta),
+        lm_weight: None,
         trust: None,
         mean_log_likelihood,
         questions,

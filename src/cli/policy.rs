@@ -6,7 +6,9 @@ use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
 
 use bip::engine::calibrate::CalibrationFile;
-use bip::engine::{check_beta, Policy, PromptStyle, Pruning, TokenReduction, DEFAULT_BETA};
+use bip::engine::{
+    check_beta, HybridPolicy, Policy, PromptStyle, Pruning, TokenReduction, DEFAULT_BETA,
+};
 use bip::episodes::limits::number;
 use bip::models::{Device, DEFAULT_MAX_CONTEXT};
 use bip::policy::PolicyOptions;
@@ -56,7 +58,8 @@ pub struct PolicyArgs {
     /// (default 3, or the calibrated value).
     #[arg(long, allow_negative_numbers = true)]
     beta: Option<f64>,
-    /// A calibration file written by `bip calibrate`, whose β is used.
+    /// A calibration file written by `bip calibrate`: its β, and with --policy hybrid its
+    /// fitted LM weight.
     #[arg(long, conflicts_with = "beta")]
     calibration: Option<PathBuf>,
     /// Language model of the lm and hybrid policies: a GGUF file, a Hugging Face folder,
@@ -95,9 +98,9 @@ pub struct PolicyArgs {
     /// Hybrid: weight of the planner's log-likelihood.
     #[arg(long, default_value_t = 1.0)]
     planner_weight: f64,
-    /// Hybrid: weight of the LM's log-likelihood.
-    #[arg(long, default_value_t = 1.0)]
-    lm_weight: f64,
+    /// Hybrid: weight of the LM's log-likelihood (default 1, or the calibrated value).
+    #[arg(long)]
+    lm_weight: Option<f64>,
     /// LM policies: score only the N hypotheses the planner finds most probable for each
     /// answer option (0: score every hypothesis, which is far slower).
     #[arg(long, default_value_t = 2)]
@@ -111,16 +114,13 @@ pub struct PolicyArgs {
 }
 
 impl PolicyArgs {
-    /// The library's options for the flags (β read from --calibration when given).
+    /// The library's options for the flags (β and the LM weight read from --calibration
+    /// when given).
     pub fn options(&self) -> anyhow::Result<PolicyOptions> {
+        let (beta, lm_weight) = self.calibrated()?;
         Ok(PolicyOptions {
-            kind: match self.policy {
-                PolicyKind::Planner => bip::policy::PolicyKind::Planner,
-                PolicyKind::Lm => bip::policy::PolicyKind::Lm,
-                PolicyKind::W2s => bip::policy::PolicyKind::W2s,
-                PolicyKind::Hybrid => bip::policy::PolicyKind::Hybrid,
-            },
-            beta: self.beta()?,
+            kind: self.kind(),
+            beta,
             model: self.model.clone(),
             adapter: self.adapter.clone(),
             large: self.large.clone(),
@@ -138,7 +138,7 @@ impl PolicyArgs {
                 StyleArg::BipAlm => PromptStyle::BipAlm,
             },
             planner_weight: self.planner_weight,
-            lm_weight: self.lm_weight,
+            lm_weight,
             prune_to: self.prune_to,
             max_context: self.max_context,
             serving: self.scoring.options(),
@@ -153,6 +153,16 @@ impl PolicyArgs {
         let built = options.build_with_caches().map_err(flag_error)?;
         self.scoring.opened(built.caches, built.top_k_bound);
         Ok(built.policy)
+    }
+
+    /// The hybrid policy the flags describe, whatever --policy says (`bip calibrate`
+    /// fits its LM weight), with the hypothesis pruning of an LM policy.
+    pub fn build_hybrid(&self) -> anyhow::Result<(HybridPolicy, Option<Pruning>)> {
+        lm::max_context(self.max_context)?;
+        let options = self.options()?;
+        let (hybrid, caches) = options.build_hybrid().map_err(flag_error)?;
+        self.scoring.opened(caches, None);
+        Ok((hybrid, options.pruning()))
     }
 
     /// One line per score cache used and per top-k bound, for the end of the run.
@@ -171,26 +181,61 @@ impl PolicyArgs {
         self.calibration.as_deref()
     }
 
-    /// β from --beta, --calibration or the default, checked to be in range.
-    fn beta(&self) -> anyhow::Result<f64> {
-        let beta = match (&self.calibration, self.beta) {
-            (Some(path), _) => {
-                let text = bip::io::read_input(path)?;
-                let file = CalibrationFile::from_json(&text)
-                    .with_context(|| format!("{}", path.display()))?;
-                if file.policy != "planner" {
-                    bail!(
-                        "{}: calibrated for policy \"{}\", not the planner",
-                        path.display(),
-                        file.policy
-                    );
-                }
-                file.beta.context("the calibration has no β")?
-            }
+    /// The kind of policy asked for.
+    pub fn kind(&self) -> bip::policy::PolicyKind {
+        match self.policy {
+            PolicyKind::Planner => bip::policy::PolicyKind::Planner,
+            PolicyKind::Lm => bip::policy::PolicyKind::Lm,
+            PolicyKind::W2s => bip::policy::PolicyKind::W2s,
+            PolicyKind::Hybrid => bip::policy::PolicyKind::Hybrid,
+        }
+    }
+
+    /// β and the hybrid's LM weight from the flags, --calibration or the defaults; β
+    /// checked to be in range (the weight is checked with the other options).
+    fn calibrated(&self) -> anyhow::Result<(f64, f64)> {
+        let file = match &self.calibration {
+            Some(path) => Some((path, self.read_calibration(path)?)),
+            None => None,
+        };
+        let beta = match (&file, self.beta) {
+            (Some((_, file)), _) => file.beta.context("the calibration has no β")?,
             (None, Some(beta)) => beta,
             (None, None) => DEFAULT_BETA,
         };
         check_beta(beta).map_err(|_| anyhow!("--beta {}: must be in [0, 1e6]", number(beta)))?;
-        Ok(beta)
+        let fitted = file
+            .as_ref()
+            .and_then(|(path, f)| Some((path, f.lm_weight?)));
+        let lm_weight = match (fitted, self.lm_weight) {
+            (Some((path, _)), Some(_)) => bail!(
+                "--lm-weight: the calibration {} sets the LM weight; give one or the other",
+                path.display()
+            ),
+            (Some((_, weight)), None) | (None, Some(weight)) => weight,
+            (None, None) => 1.0,
+        };
+        Ok((beta, lm_weight))
+    }
+
+    /// Reads a calibration for this policy: a planner's (β) for any, a hybrid's (β and
+    /// the LM weight) for the hybrid only.
+    fn read_calibration(&self, path: &std::path::Path) -> anyhow::Result<CalibrationFile> {
+        let text = bip::io::read_input(path)?;
+        let file =
+            CalibrationFile::from_json(&text).with_context(|| format!("{}", path.display()))?;
+        match file.policy.as_str() {
+            "planner" => Ok(file),
+            "hybrid" if self.policy == PolicyKind::Hybrid => Ok(file),
+            "hybrid" => bail!(
+                "{}: calibrated for the hybrid policy (its LM weight), not --policy {}",
+                path.display(),
+                self.kind()
+            ),
+            other => bail!(
+                "{}: calibrated for policy \"{other}\", not the planner",
+                path.display()
+            ),
+        }
     }
 }

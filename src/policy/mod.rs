@@ -191,26 +191,39 @@ impl PolicyOptions {
         caches: &mut Vec<Arc<ScoreCache>>,
         top_k_bound: &mut Option<Arc<WidestBound>>,
     ) -> Result<Box<dyn Policy>, PolicyError> {
-        let planner = || -> Result<Box<dyn Policy>, PolicyError> {
-            Ok(Box::new(
-                PlannerPolicy::new(self.beta).map_err(PolicyError::Beta)?,
-            ))
-        };
         match self.kind {
-            PolicyKind::Planner => planner(),
+            PolicyKind::Planner => Ok(Box::new(
+                PlannerPolicy::new(self.beta).map_err(PolicyError::Beta)?,
+            )),
             PolicyKind::Lm => Ok(Box::new(self.lm_policy(self.single_scorer(caches)?))),
             PolicyKind::W2s => {
                 let scorer = self.w2s_scorer(caches, top_k_bound)?;
                 Ok(Box::new(self.lm_policy(scorer)))
             }
-            PolicyKind::Hybrid => {
-                let lm = Box::new(self.lm_policy(self.single_scorer(caches)?));
-                Ok(Box::new(
-                    HybridPolicy::new(planner()?, lm, self.planner_weight, self.lm_weight)
-                        .map_err(PolicyError::HybridWeights)?,
-                ))
-            }
+            PolicyKind::Hybrid => Ok(Box::new(self.hybrid_policy(caches)?)),
         }
+    }
+
+    /// The hybrid policy whatever the kind (for fitting its weights, `bip calibrate`), with
+    /// the score caches it opened.
+    ///
+    /// # Errors
+    /// As [`PolicyOptions::build_with_caches`].
+    pub fn build_hybrid(&self) -> Result<(HybridPolicy, Vec<Arc<ScoreCache>>), PolicyError> {
+        self.check()?;
+        let mut caches = Vec::new();
+        let hybrid = self.hybrid_policy(&mut caches)?;
+        Ok((hybrid, caches))
+    }
+
+    fn hybrid_policy(
+        &self,
+        caches: &mut Vec<Arc<ScoreCache>>,
+    ) -> Result<HybridPolicy, PolicyError> {
+        let planner = Box::new(PlannerPolicy::new(self.beta).map_err(PolicyError::Beta)?);
+        let lm = Box::new(self.lm_policy(self.single_scorer(caches)?));
+        HybridPolicy::new(planner, lm, self.planner_weight, self.lm_weight)
+            .map_err(PolicyError::HybridWeights)
     }
 
     /// The hypothesis pruning asked for: none for the planner, whose every hypothesis

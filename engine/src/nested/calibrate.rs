@@ -41,6 +41,7 @@ pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, EngineError> {
         format: CALIBRATION_FORMAT.to_string(),
         policy: "nested".to_string(),
         beta: None,
+        lm_weight: None,
         trust: Some(trust),
         mean_log_likelihood,
         questions,

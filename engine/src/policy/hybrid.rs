@@ -1,5 +1,7 @@
 //! A product of experts: the planner and a language model, each raised to a weight.
 
+use std::sync::Arc;
+
 use bip_episodes::Action;
 
 use super::{Policy, PolicyFailure, PolicyWork, Situation};
@@ -13,8 +15,9 @@ use crate::error::EngineError;
 /// The result is unnormalised over actions, like the LM policy's scores.
 pub struct HybridPolicy {
     name: String,
-    planner: Box<dyn Policy>,
-    lm: Box<dyn Policy>,
+    // Shared, so that a reweighted copy keeps the language model's remembered scores.
+    planner: Arc<dyn Policy>,
+    lm: Arc<dyn Policy>,
     planner_weight: f64,
     lm_weight: f64,
 }
@@ -27,6 +30,34 @@ impl HybridPolicy {
     pub fn new(
         planner: Box<dyn Policy>,
         lm: Box<dyn Policy>,
+        planner_weight: f64,
+        lm_weight: f64,
+    ) -> Result<Self, EngineError> {
+        Self::shared(Arc::from(planner), Arc::from(lm), planner_weight, lm_weight)
+    }
+
+    /// The same two models with other weights; scores either has remembered are kept
+    /// (so fitting the weights scores each action with the language model once).
+    ///
+    /// # Errors
+    /// As [`HybridPolicy::new`].
+    pub fn reweighted(&self, planner_weight: f64, lm_weight: f64) -> Result<Self, EngineError> {
+        Self::shared(
+            Arc::clone(&self.planner),
+            Arc::clone(&self.lm),
+            planner_weight,
+            lm_weight,
+        )
+    }
+
+    /// The weights of the planner's and the language model's log-likelihoods.
+    pub fn weights(&self) -> (f64, f64) {
+        (self.planner_weight, self.lm_weight)
+    }
+
+    fn shared(
+        planner: Arc<dyn Policy>,
+        lm: Arc<dyn Policy>,
         planner_weight: f64,
         lm_weight: f64,
     ) -> Result<Self, EngineError> {
