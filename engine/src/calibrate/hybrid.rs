@@ -170,6 +170,7 @@ mod tests {
         assert_eq!(fit.questions, once.1);
         for other in [LM_WEIGHT_RANGE.0, 0.25, 1.0, 4.0, 16.0, LM_WEIGHT_RANGE.1] {
             let policy = hybrid.reweighted(1.0, other).expect("weights");
+            assert_eq!(policy.weights(), (1.0, other));
             let (ll, _) = policy_log_likelihood(&episodes, &policy, &options).expect("score");
             assert!(
                 fit.mean_log_likelihood >= ll - 1e-9,
