@@ -95,28 +95,19 @@ fn a_planner_grid_reports_as_variance_does_and_shards_merge_to_it() {
     assert!(run.status.success(), "{}", stderr_of(&run));
     assert!(String::from_utf8_lossy(&run.stdout).contains("| planner |"));
     let whole = report(&out);
-    let variance = json(&bip([
-        "variance",
-        &input,
-        "--format",
-        "mmtom",
-        "--themes",
-        "egypt,castle",
-        "--json",
-    ]));
-    assert_eq!(whole["policies"][0]["themes"], variance);
-    let beta = json(&bip([
-        "variance",
-        &input,
-        "--format",
-        "mmtom",
-        "--themes",
-        "egypt,castle",
-        "--json",
-        "--beta",
-        "0.5",
-    ]));
-    assert_eq!(whole["policies"][1]["themes"], beta);
+    let variance = |policy: &[&str]| {
+        let args = [
+            "variance",
+            &input,
+            "--format",
+            "mmtom",
+            "--themes",
+            "egypt,castle",
+        ];
+        json(&bip(args.iter().chain(policy).chain(&["--json"])))
+    };
+    assert_eq!(whole["policies"][0]["themes"], variance(&[]));
+    assert_eq!(whole["policies"][1]["themes"], variance(&["--beta", "0.5"]));
     let pairs = whole["pairs"].as_array().expect("pairs");
     assert_eq!(pairs.len(), 3, "one family per theme");
     assert_eq!(pairs[0]["pairs"][0]["first"], "planner");

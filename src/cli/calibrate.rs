@@ -81,10 +81,10 @@ fn fit_hybrid(
     episodes: &[Episode],
     policy: &PolicyArgs,
 ) -> anyhow::Result<(CalibrationFile, String)> {
-    let (hybrid, pruning) = policy.build_hybrid()?;
-    let beta = policy.options()?.beta;
+    let (hybrid, built) = policy.build_hybrid()?;
+    let beta = built.beta;
     let options = BatchOptions {
-        pruning,
+        pruning: built.pruning(),
         ..BatchOptions::default()
     };
     let fit = fit_lm_weight(episodes, &hybrid, beta, &options).context("calibration failed")?;

@@ -156,13 +156,13 @@ impl PolicyArgs {
     }
 
     /// The hybrid policy the flags describe, whatever --policy says (`bip calibrate`
-    /// fits its LM weight), with the hypothesis pruning of an LM policy.
-    pub fn build_hybrid(&self) -> anyhow::Result<(HybridPolicy, Option<Pruning>)> {
+    /// fits its LM weight), with the options it was built from (β, pruning).
+    pub fn build_hybrid(&self) -> anyhow::Result<(HybridPolicy, PolicyOptions)> {
         lm::max_context(self.max_context)?;
         let options = self.options()?;
         let (hybrid, caches) = options.build_hybrid().map_err(flag_error)?;
         self.scoring.opened(caches, None);
-        Ok((hybrid, options.pruning()))
+        Ok((hybrid, options))
     }
 
     /// One line per score cache used and per top-k bound, for the end of the run.
