@@ -251,3 +251,41 @@ fn calibrate_saves_a_beta_that_eval_reads() {
         "--beta and --calibration conflict"
     );
 }
+
+#[test]
+fn training_pairs_with_observations_add_only_the_record_of_what_was_seen() {
+    let dir = TempDir::new();
+    let pairs = |name: &str, extra: &[&str]| {
+        let path = dir.path().join(name);
+        let mut args = vec!["--training-pairs", path.to_str().expect("utf-8 path")];
+        args.extend(extra);
+        generate(&dir, &format!("{name}.episodes"), 20, 3, &args);
+        lines(&path)
+    };
+    let plain = pairs("plain.jsonl", &[]);
+    let seen = pairs("seen.jsonl", &["--prompt-observations"]);
+    assert_eq!(plain.len(), seen.len());
+    let mut with_record = 0;
+    for (p, s) in plain.iter().zip(&seen) {
+        assert_eq!(p["action"], s["action"]);
+        let (p, s) = (
+            p["prompt"].as_str().expect("p"),
+            s["prompt"].as_str().expect("s"),
+        );
+        match s.find("Seen: ") {
+            // The record is one line just before "Now:"; without it the prompts agree.
+            Some(start) => {
+                let end = start + s[start..].find(".\nNow: ").expect("ends before Now") + 2;
+                assert_eq!(format!("{}{}", &s[..start], &s[end..]), p);
+                with_record += 1;
+            }
+            None => assert_eq!(s, p),
+        }
+    }
+    // Agents that look into containers before finding their object see something.
+    assert!(
+        with_record > plain.len() / 2,
+        "{with_record} of {}",
+        plain.len()
+    );
+}

@@ -118,6 +118,23 @@ fn lm_and_hybrid_policies_answer_from_the_cli_and_report_their_cost() {
         .map(|v| v.as_f64().expect("p"))
         .sum();
     assert!((p - 1.0).abs() < 1e-9);
+    // Saying what the agent has seen lengthens the same hypotheses' prompts and moves
+    // the posterior.
+    let seen = json(&bip([
+        "infer",
+        "--policy",
+        "lm",
+        "--prompt-observations",
+        "--json",
+        file,
+    ]));
+    let sq = &seen["episodes"][0]["questions"][0];
+    assert_eq!(sq["cost"]["hypotheses"], cost["hypotheses"]);
+    assert!(
+        sq["cost"]["lm_tokens_unshared"].as_u64() > cost["lm_tokens_unshared"].as_u64(),
+        "{sq} vs {q}"
+    );
+    assert_ne!(sq["posterior"], q["posterior"]);
     // Without pruning every hypothesis is scored.
     let all = json(&bip([
         "infer",

@@ -10,6 +10,7 @@ use crate::error::EngineError;
 use crate::hypothesis::{belief_hypotheses, BeliefHypothesis, Hypothesis, HypothesisConfig};
 use crate::policy::{Policy, Situation};
 use crate::posterior::Posterior;
+use crate::sightings::Sightings;
 
 /// An inference session over one agent in one world.
 ///
@@ -61,6 +62,8 @@ pub(crate) struct Core {
     pub(crate) beliefs: Vec<Vec<Belief>>,
     pub(crate) hypotheses: Vec<Hypothesis>,
     pub(crate) log_weights: Vec<f64>,
+    /// Everything the agent has seen, for policies that read more than the beliefs.
+    seen: Sightings,
 }
 
 impl<'a> Inference<'a> {
@@ -232,6 +235,7 @@ impl Core {
             beliefs,
             hypotheses,
             log_weights,
+            seen: Sightings::default(),
         };
         let first = core.state.observe(world);
         core.observe(world, &first);
@@ -295,6 +299,7 @@ impl Core {
                 state: &self.state,
                 goal: h.goal,
                 belief: &self.beliefs[h.goal.index()][h.belief],
+                seen: &self.seen,
             })
             .collect()
     }
@@ -340,6 +345,7 @@ impl Core {
 
     /// [`Inference::observe`] in `world`.
     pub(crate) fn observe(&mut self, world: &World, observation: &Observation) {
+        self.seen.record(observation);
         self.beliefs
             .par_iter_mut()
             .enumerate()

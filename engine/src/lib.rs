@@ -55,6 +55,7 @@ mod posterior;
 mod readings;
 pub mod report;
 pub mod rng;
+mod sightings;
 pub mod stats;
 pub mod study;
 pub mod variance;
@@ -81,3 +82,4 @@ pub use policy::{
     Situation, DEFAULT_BETA, MAX_BETA,
 };
 pub use posterior::{Posterior, RankedHypothesis};
+pub use sightings::Sightings;

@@ -12,7 +12,7 @@ use bip::policy::{PolicyKind, PolicyOptions};
 use crate::error;
 
 /// The policy keyword arguments, as `bip infer`'s flags name them (with `_` for `-`).
-pub(crate) const POLICY_KEYWORDS: [&str; 15] = [
+pub(crate) const POLICY_KEYWORDS: [&str; 16] = [
     "beta",
     "model",
     "adapter",
@@ -24,6 +24,7 @@ pub(crate) const POLICY_KEYWORDS: [&str; 15] = [
     "device",
     "lm_score",
     "prompt_style",
+    "prompt_observations",
     "planner_weight",
     "lm_weight",
     "prune_to",
@@ -91,6 +92,7 @@ fn set(options: &mut PolicyOptions, key: &str, value: &Bound<'_, PyAny>) -> PyRe
                 _ => return Err(unknown("prompt style", "bip or bip-alm")),
             }
         }
+        "prompt_observations" => options.prompt_observations = value.extract()?,
         "planner_weight" => options.planner_weight = value.extract()?,
         "lm_weight" => options.lm_weight = value.extract()?,
         "prune_to" => options.prune_to = value.extract()?,

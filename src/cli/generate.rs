@@ -58,6 +58,10 @@ pub struct GenerateArgs {
     /// and belief in the LM policy's template, the action the text it scores.
     #[arg(long, value_name = "FILE.jsonl")]
     pub training_pairs: Option<PathBuf>,
+    /// Training pairs: the prompts also say what the agent has seen so far, as the LM
+    /// policy's prompts do with `--prompt-observations`.
+    #[arg(long, requires = "training_pairs")]
+    pub prompt_observations: bool,
     /// Tell the episodes and training pairs in a theme's words (`bip theme list`): an id,
     /// ids separated by commas, or `all` (the built-in themes, then those of --theme-file),
     /// taken in turn. Apartment leaves an episode as generated.
@@ -128,7 +132,10 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         told.push(format!("{} episodes to {}", episodes.len(), path.display()));
     }
     if let (Some(slot), Some(path)) = (pairs_out, &args.training_pairs) {
-        let template = PromptTemplate::default();
+        let template = PromptTemplate {
+            observations: args.prompt_observations,
+            ..PromptTemplate::default()
+        };
         let pairs = generate_training_pairs(&options, &themes, args.n, &template)
             .context("generation failed")?;
         outputs.put(

@@ -95,6 +95,10 @@ pub struct PolicyArgs {
     /// Wording of the LM prompts.
     #[arg(long, value_enum, default_value_t = StyleArg::Bip)]
     prompt_style: StyleArg,
+    /// LM prompts also say what the agent has seen so far (containers looked into and
+    /// what was inside, surfaces holding something).
+    #[arg(long)]
+    prompt_observations: bool,
     /// Hybrid: weight of the planner's log-likelihood.
     #[arg(long, default_value_t = 1.0)]
     planner_weight: f64,
@@ -137,6 +141,7 @@ impl PolicyArgs {
                 StyleArg::Bip => PromptStyle::Bip,
                 StyleArg::BipAlm => PromptStyle::BipAlm,
             },
+            prompt_observations: self.prompt_observations,
             planner_weight: self.planner_weight,
             lm_weight,
             prune_to: self.prune_to,

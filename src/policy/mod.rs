@@ -119,6 +119,9 @@ pub struct PolicyOptions {
     pub reduction: TokenReduction,
     /// Wording of the LM prompts.
     pub style: PromptStyle,
+    /// Whether LM prompts say what the agent has seen so far
+    /// ([`PromptTemplate::observations`]).
+    pub prompt_observations: bool,
     /// Hybrid: weight of the planner's log-likelihood.
     pub planner_weight: f64,
     /// Hybrid: weight of the LM's log-likelihood.
@@ -148,6 +151,7 @@ impl Default for PolicyOptions {
             device: Device::Cpu,
             reduction: TokenReduction::Mean,
             style: PromptStyle::Bip,
+            prompt_observations: false,
             planner_weight: 1.0,
             lm_weight: 1.0,
             prune_to: 2,
@@ -278,7 +282,10 @@ impl PolicyOptions {
     }
 
     fn lm_policy(&self, scorer: Box<dyn TextScorer>) -> LmPolicy {
-        let template = PromptTemplate { style: self.style };
+        let template = PromptTemplate {
+            style: self.style,
+            observations: self.prompt_observations,
+        };
         LmPolicy::with_options(scorer, template, self.reduction)
     }
 

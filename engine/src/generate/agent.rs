@@ -5,6 +5,7 @@ use bip_episodes::{Action, ClassId, State, World};
 use crate::belief::Belief;
 use crate::policy::{PlannerPolicy, Situation};
 use crate::rng::Rng;
+use crate::sightings::Sightings;
 
 /// What the agent did and thought, step by step.
 #[derive(Debug, Clone)]
@@ -46,6 +47,8 @@ pub fn simulate(
             state: &state,
             goal,
             belief: &belief,
+            // The planner reads the belief, not the record of sightings.
+            seen: Sightings::none(),
         };
         let values = policy.action_values(&situation);
         let scaled: Vec<f64> = values.iter().map(|(_, q)| policy.beta() * q).collect();

@@ -13,6 +13,7 @@ use crate::belief::Belief;
 use crate::error::EngineError;
 use crate::policy::lm::PromptTemplate;
 use crate::policy::Situation;
+use crate::sightings::Sightings;
 
 /// What a generated episode's file leaves out: the simulated agent's hidden truth.
 #[derive(Debug, Clone)]
@@ -42,16 +43,21 @@ pub fn training_pairs(
     template: &PromptTemplate,
 ) -> Vec<TrainingPair> {
     let world = episode.world();
+    let mut seen = Sightings::default();
     episode
         .actions()
         .iter()
         .zip(truth.states.iter().zip(&truth.beliefs))
         .map(|(action, (state, belief))| {
+            // What the agent has seen up to and including this state, as a session
+            // records it.
+            seen.record(&state.observe(world));
             let situation = Situation {
                 world,
                 state,
                 goal: truth.goal,
                 belief,
+                seen: &seen,
             };
             TrainingPair {
                 prompt: template.prompt(&situation),
@@ -111,6 +117,7 @@ mod tests {
             state: &truth.states[0],
             goal: truth.goal,
             belief: &truth.beliefs[0],
+            seen: &Sightings::of_states(episode.world(), &truth.states[..1]),
         };
         assert_eq!(first.prompt, template.prompt(&situation));
         assert_eq!(

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use bip_episodes::{Action, ClassId, State, World};
 
 use crate::belief::Belief;
+use crate::sightings::Sightings;
 
 /// Everything a policy may condition on at one step.
 #[derive(Debug, Clone, Copy)]
@@ -24,6 +25,8 @@ pub struct Situation<'a> {
     pub goal: ClassId,
     /// What the agent thinks about where the goal class is.
     pub belief: &'a Belief,
+    /// What the agent has seen so far (the same for every hypothesis at a step).
+    pub seen: &'a Sightings,
 }
 
 /// Why a policy could not score an action (a language model failing, say).

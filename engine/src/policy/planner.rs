@@ -350,6 +350,7 @@ fn distance(situation: &Situation<'_>, from: Place, to: FurnitureId) -> f64 {
 mod tests {
     use super::*;
     use crate::belief::Belief;
+    use crate::sightings::Sightings;
     use bip_episodes::{Episode, State};
 
     /// The state once the agent walked from its start to the fridge, and the fridge.
@@ -385,6 +386,7 @@ mod tests {
             state,
             goal: salmon,
             belief,
+            seen: Sightings::none(),
         };
         PlannerPolicy::default().log_prob(&situation, &action)
     }
@@ -448,6 +450,7 @@ mod tests {
             state: &state,
             goal: salmon,
             belief: &belief,
+            seen: Sightings::none(),
         };
         let planner = PlannerPolicy::default();
         let scaled: Vec<f64> = planner

@@ -2,14 +2,17 @@
 //!
 //! A prompt is built from the most shared part to the least, so that a prefix cache
 //! computes each part once: the instructions and the world's layout (the same for the
-//! whole episode), then where the agent is now (the same for every hypothesis at a
-//! step), then the goal, then the belief; the action follows as the scored
-//! continuation.
+//! whole episode), then, when asked for, what the agent has seen so far, then where the
+//! agent is now (both the same for every hypothesis at a step), then the goal, then the
+//! belief; the action follows as the scored continuation. The record of sightings comes
+//! before "now" because it grows at its end from step to step, so consecutive steps
+//! share it as a prefix.
 
 use bip_episodes::{Action, ClassId, FurnitureId, FurnitureKind, Place, State, World};
 
 use crate::belief::Belief;
 use crate::policy::Situation;
+use crate::sightings::Sightings;
 
 /// Which wording to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,6 +41,11 @@ impl PromptStyle {
 pub struct PromptTemplate {
     /// The wording.
     pub style: PromptStyle,
+    /// Whether prompts also say what the agent has seen so far: every container it has
+    /// looked into with what was inside (or "nothing"), and every surface it saw holding
+    /// something. Off by default: the beliefs already carry what was seen of the goal
+    /// class; this adds what was seen of every other class.
+    pub observations: bool,
 }
 
 impl PromptTemplate {
@@ -45,6 +53,9 @@ impl PromptTemplate {
     pub fn prompt(&self, situation: &Situation<'_>) -> String {
         let world = situation.world;
         let mut text = self.episode_part(world);
+        if self.observations {
+            text.push_str(&self.seen_part(world, situation.seen));
+        }
         text.push_str(&self.step_part(world, situation.state));
         text.push_str(&self.goal_part(world, situation.goal));
         text.push_str(&self.belief_part(world, situation.goal, situation.belief));
@@ -98,6 +109,42 @@ impl PromptTemplate {
                  Predict the person's next action.\nRooms:\n{rooms}"
             ),
             PromptStyle::BipAlm => format!("state: rooms and furniture:\n{rooms}"),
+        }
+    }
+
+    /// What the agent has seen, in the order it first saw each place: empty surfaces are
+    /// left out (a surface is in view whenever its room is), empty containers are not
+    /// (looking into one and finding nothing is news). Nothing at all when nothing is
+    /// worth saying.
+    fn seen_part(&self, world: &World, seen: &Sightings) -> String {
+        let mut places = Vec::new();
+        for (place, objects) in seen.places() {
+            let furniture = world.furniture(*place);
+            let mut classes: Vec<String> = Vec::new();
+            for object in objects {
+                let class = class_words(world, world.object(*object).class);
+                if !classes.contains(&class) {
+                    classes.push(class);
+                }
+            }
+            let contents = match (furniture.kind, classes.is_empty()) {
+                (FurnitureKind::Surface, true) => continue,
+                (FurnitureKind::Container, true) => "nothing".to_string(),
+                (_, false) => classes.join(", "),
+            };
+            let name = words(&furniture.name);
+            places.push(format!(
+                "{} the {name}: {contents}",
+                preposition(world, *place)
+            ));
+        }
+        if places.is_empty() {
+            return String::new();
+        }
+        let places = places.join("; ");
+        match self.style {
+            PromptStyle::Bip => format!("Seen: {places}.\n"),
+            PromptStyle::BipAlm => format!("observed: {places}.\n"),
         }
     }
 

@@ -8,6 +8,7 @@ use crate::error::EngineError;
 use crate::hypothesis::HypothesisConfig;
 use crate::inference::Inference;
 use crate::policy::{HybridPolicy, PlannerPolicy};
+use crate::sightings::Sightings;
 
 /// A stand-in LM: each continuation word gets a log-probability read off the prompt's
 /// and word's lengths, so that different prompts score differently and deterministically.
@@ -81,6 +82,7 @@ fn situation<'a>(
         state,
         goal: episode.world().class_by_name(goal).expect("class"),
         belief,
+        seen: Sightings::none(),
     }
 }
 
@@ -117,6 +119,7 @@ fn beliefs_render_what_was_seen_and_what_is_still_considered() {
     let world = episode.world();
     let template = PromptTemplate {
         style: PromptStyle::BipAlm,
+        ..PromptTemplate::default()
     };
     let mut state = episode.initial_state();
     let fridge = world.furniture_by_name("fridge").expect("fridge");
@@ -138,6 +141,53 @@ fn beliefs_render_what_was_seen_and_what_is_still_considered() {
         prompt.contains("belief: the wine glass is in the fridge.\n"),
         "{prompt}"
     );
+}
+
+#[test]
+fn prompts_with_observations_say_what_was_seen_before_where_the_agent_is() {
+    let episode = episode();
+    let world = episode.world();
+    let template = PromptTemplate {
+        observations: true,
+        ..PromptTemplate::default()
+    };
+    let lost = Belief::uniform(3);
+    let mut state = episode.initial_state();
+    let mut states = vec![state.clone()];
+    // At the start the agent sees the coffee table's apple.
+    let seen = Sightings::of_states(world, &states);
+    let start = template.prompt(&Situation {
+        seen: &seen,
+        ..situation(&episode, &state, "wine_glass", &lost)
+    });
+    assert!(
+        start.contains("Seen: on the coffee table: apple.\nNow: in the living room.\n"),
+        "{start}"
+    );
+    for action in episode.actions() {
+        state.apply(world, action).expect("possible");
+        states.push(state.clone());
+    }
+    // Walking into the kitchen shows no surface there; opening the fridge shows the wine
+    // glass. The record grows at its end, so the earlier step's prompt shares it.
+    let seen = Sightings::of_states(world, &states);
+    let prompt = |goal| {
+        template.prompt(&Situation {
+            seen: &seen,
+            ..situation(&episode, &state, goal, &lost)
+        })
+    };
+    let (wine, apple) = (prompt("wine_glass"), prompt("apple"));
+    let record = "Seen: on the coffee table: apple; in the fridge: wine glass.\n";
+    assert!(
+        wine.contains(&format!("{record}Now: in the kitchen")),
+        "{wine}"
+    );
+    assert!(apple.contains(record));
+    assert!(start.starts_with(&wine[..wine.find("apple").expect("apple") + 5]));
+    // Without the option, the prompt is the one the policy always rendered.
+    let plain = PromptTemplate::default().prompt(&situation(&episode, &state, "apple", &lost));
+    assert_eq!(apple.replace(record, ""), plain);
 }
 
 #[test]
