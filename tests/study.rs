@@ -147,6 +147,87 @@ fn a_planner_grid_reports_as_variance_does_and_shards_merge_to_it() {
 }
 
 #[test]
+fn replicate_cells_are_reported_as_mean_and_sd_across_the_group() {
+    let dir = TempDir::new();
+    let input = episodes(&dir, 20);
+    let out = dir.path().join("run");
+    let cell = |name: &str, beta: &str, group: &str| {
+        format!("[[policy]]\nname = {name:?}\nargs = [\"--beta\", {beta:?}]\n{group}\n")
+    };
+    let cells = [
+        cell("blind", "0", "group = \"betas\""),
+        cell("warm", "1", ""),
+        cell("sharp", "3", "group = \"betas\""),
+    ]
+    .concat();
+    let text = plan(
+        &input,
+        "episodes",
+        "[\"egypt\"]",
+        &out.to_string_lossy(),
+        "",
+        &cells,
+    );
+    let run = bip(["study", &dir.write("plan.toml", &text).to_string_lossy()]);
+    assert!(run.status.success(), "{}", stderr_of(&run));
+    let report = report(&out);
+    let group = &report["replicates"][0];
+    assert_eq!(group["name"], "betas");
+    assert_eq!(group["cells"], serde_json::json!(["blind", "sharp"]));
+    let accuracy = |policy: usize, theme: usize| {
+        report["policies"][policy]["themes"]["variants"][theme]["accuracy"]
+            .as_f64()
+            .expect("accuracy")
+    };
+    let mut spread = false;
+    for theme in 0..2 {
+        let (a, b) = (accuracy(0, theme), accuracy(2, theme));
+        let m = &group["themes"][theme]["accuracy"];
+        let close = |v: &Value, x: f64| (v.as_f64().expect("number") - x).abs() < 1e-12;
+        assert!(close(&m["mean"], (a + b) / 2.0), "{m} vs {a}, {b}");
+        assert!(
+            close(&m["sd"], (a - b).abs() / 2f64.sqrt()),
+            "{m} vs {a}, {b}"
+        );
+        spread |= a != b;
+    }
+    assert!(
+        spread,
+        "β = 0 (blind to actions) and β = 3 answer differently"
+    );
+    assert!(String::from_utf8_lossy(&run.stdout).contains("| betas (blind, sharp) |"));
+    // A group of one cell, or named like a cell, is refused before anything runs.
+    for (cells, expected) in [
+        (
+            cell("solo", "2", "group = \"g\""),
+            "group \"g\": one cell (solo)",
+        ),
+        (
+            [
+                cell("a", "2", "group = \"b\""),
+                cell("b", "4", "group = \"b\""),
+            ]
+            .concat(),
+            "group \"b\" is also a cell's name",
+        ),
+    ] {
+        let out = dir.path().join("refused");
+        let text = plan(
+            &input,
+            "episodes",
+            "[\"egypt\"]",
+            &out.to_string_lossy(),
+            "",
+            &cells,
+        );
+        let run = bip(["study", &dir.write("bad.toml", &text).to_string_lossy()]);
+        assert_eq!(run.status.code(), Some(2));
+        assert!(stderr_of(&run).contains(expected), "{}", stderr_of(&run));
+        assert!(!out.exists());
+    }
+}
+
+#[test]
 fn the_stratified_subset_is_the_same_in_every_theme_and_policy_and_follows_its_seed() {
     let dir = TempDir::new();
     let input = episodes(&dir, 21);

@@ -67,7 +67,7 @@ pub fn run(args: &StudyArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
     let records = read_all(&plan.out, &fingerprint)?;
     let names: Vec<String> = plan.cells.iter().map(|c| c.name.clone()).collect();
     match StudyReport::from_records(&layout, &names, &records, BOOTSTRAP_SEED) {
-        Ok(report) => write_report(&report, &plan, out)?,
+        Ok(report) => write_report(&report.with_replicates(&plan.groups), &plan, out)?,
         Err(EngineError::IncompleteStudy { missing, total, .. }) if args.shard.is_some() => {
             eprintln!(
                 "bip: {} done; {missing} of {total} results of the study are still missing \

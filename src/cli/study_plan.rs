@@ -59,6 +59,7 @@ struct CellFile {
     name: String,
     #[serde(default)]
     args: Vec<String>,
+    group: Option<String>,
 }
 
 /// A cell's flags, parsed by the same clap definitions as `bip eval --policy ...`.
@@ -97,6 +98,9 @@ pub struct Plan {
     pub subset: Option<Subset>,
     /// The policy cells, in order.
     pub cells: Vec<Cell>,
+    /// Groups of replicate cells (`group = "..."`), each with two cells or more, in the
+    /// order of their first cell.
+    pub groups: Vec<(String, Vec<String>)>,
 }
 
 impl Plan {
@@ -122,9 +126,17 @@ impl Plan {
             bail!("{name}: policy: no policy cell (add [[policy]] tables with name and args)");
         }
         let mut cells: Vec<Cell> = Vec::with_capacity(file.policy.len());
+        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
         for (i, cell) in file.policy.into_iter().enumerate() {
             let field = format!("{name}: policy[{i}]");
             check_name(&cell.name).with_context(|| format!("{field}: name"))?;
+            if let Some(group) = cell.group {
+                check_name(&group).with_context(|| format!("{field}: group"))?;
+                match groups.iter_mut().find(|(g, _)| *g == group) {
+                    Some((_, members)) => members.push(cell.name.clone()),
+                    None => groups.push((group, vec![cell.name.clone()])),
+                }
+            }
             if cells.iter().any(|c| c.name == cell.name) {
                 bail!("{field}: name: \"{}\" names an earlier cell too", cell.name);
             }
@@ -147,6 +159,17 @@ impl Plan {
                 policy: parsed.policy,
             });
         }
+        for (group, members) in &groups {
+            if members.len() < 2 {
+                bail!(
+                    "{name}: group \"{group}\": one cell ({}); replicates need two or more",
+                    members[0]
+                );
+            }
+            if cells.iter().any(|c| c.name == *group) {
+                bail!("{name}: group \"{group}\" is also a cell's name");
+            }
+        }
         Ok(Self {
             path: path.to_path_buf(),
             questions: file.questions,
@@ -158,6 +181,7 @@ impl Plan {
                 seed: s.seed,
             }),
             cells,
+            groups,
         })
     }
 

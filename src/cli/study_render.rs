@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use bip::engine::study::StudyReport;
+use bip::engine::study::{MeanSd, StudyReport};
 use bip::io::OutputSet;
 use bip::plot::variance_svg;
 
@@ -42,6 +42,7 @@ fn markdown(report: &StudyReport, plan: &Plan) -> String {
         report.themes.len()
     );
     accuracy_table(&mut md, report);
+    replicates_table(&mut md, report);
     for (policy, cell) in report.policies.iter().zip(&plan.cells) {
         let flags = if cell.args.is_empty() {
             "the planner's defaults".to_string()
@@ -88,6 +89,36 @@ fn accuracy_table(md: &mut String, report: &StudyReport) {
             100.0 * ci[0],
             100.0 * ci[1],
             100.0 * t.sd
+        );
+    }
+}
+
+/// Each group of replicate cells: accuracy per theme as mean ± sd across its cells.
+fn replicates_table(md: &mut String, report: &StudyReport) {
+    if report.replicates.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "\nReplicates: mean ± sample sd across each group's cells.\n"
+    );
+    let _ = write!(md, "| group (cells) |");
+    for theme in &report.themes {
+        let _ = write!(md, " {theme} |");
+    }
+    let _ = writeln!(md, " range of means | range, mean ± sd |");
+    let _ = writeln!(md, "|---|{}---|---|", "---|".repeat(report.themes.len()));
+    let pct = |m: &MeanSd| format!("{:.1} ± {:.1}", 100.0 * m.mean, 100.0 * m.sd);
+    for group in &report.replicates {
+        let _ = write!(md, "| {} ({}) |", group.name, group.cells.join(", "));
+        for theme in &group.themes {
+            let _ = write!(md, " {}% |", pct(&theme.accuracy));
+        }
+        let _ = writeln!(
+            md,
+            " {:.1} | {} |",
+            100.0 * group.range_of_means,
+            pct(&group.range)
         );
     }
 }

@@ -10,6 +10,7 @@
 mod layout;
 mod pairs;
 mod record;
+mod replicates;
 mod report;
 mod spread;
 mod subset;
@@ -17,6 +18,7 @@ mod subset;
 pub use layout::{StudyItem, StudyLayout, Unit};
 pub use pairs::{PolicyPair, ThemePairs};
 pub use record::{parse_results, StudyHeader, StudyInfo, StudyRecord, STUDY_FORMAT};
+pub use replicates::{MeanSd, ReplicateReport, ReplicateTheme};
 pub use report::{PolicyReport, StudyReport};
 pub use spread::range_ci95;
 pub use subset::{stratified, Candidate, Subset};

@@ -12,6 +12,7 @@ use crate::variance::{VarianceReport, VariantRun};
 use super::layout::{StudyItem, StudyLayout};
 use super::pairs::{policy_pairs, ThemePairs};
 use super::record::StudyRecord;
+use super::replicates::ReplicateReport;
 use super::spread::range_ci95;
 
 /// One policy's figures.
@@ -42,6 +43,9 @@ pub struct StudyReport {
     pub pairs: Vec<ThemePairs>,
     /// The questions asked (of the baseline's reading), in input order.
     pub items: Vec<StudyItem>,
+    /// Groups of replicate cells ([`with_replicates`](Self::with_replicates)), in the
+    /// order given.
+    pub replicates: Vec<ReplicateReport>,
 }
 
 impl StudyReport {
@@ -97,6 +101,24 @@ impl StudyReport {
             policies: reports,
             pairs: policy_pairs(policies, &runs),
             items: layout.items(),
+            replicates: Vec::new(),
         })
+    }
+
+    /// Adds a [`ReplicateReport`] for each `(group, cells)`: the cells' accuracy per theme
+    /// as mean ± sd. Cell names the report does not hold are passed over, and a group
+    /// left with no cell adds nothing.
+    pub fn with_replicates(mut self, groups: &[(String, Vec<String>)]) -> Self {
+        for (group, cells) in groups {
+            let members: Vec<&PolicyReport> = cells
+                .iter()
+                .filter_map(|c| self.policies.iter().find(|p| &p.name == c))
+                .collect();
+            if !members.is_empty() {
+                let report = ReplicateReport::of(group, &members);
+                self.replicates.push(report);
+            }
+        }
+        self
     }
 }
