@@ -160,15 +160,18 @@ fn replicate_cells_are_reported_as_mean_and_sd_across_the_group() {
         cell("sharp", "3", "group = \"betas\""),
     ]
     .concat();
-    let text = plan(
-        &input,
-        "episodes",
-        "[\"egypt\"]",
-        &out.to_string_lossy(),
-        "",
-        &cells,
-    );
-    let run = bip(["study", &dir.write("plan.toml", &text).to_string_lossy()]);
+    let study = |file: &str, out: &Path, cells: &str| {
+        let text = plan(
+            &input,
+            "episodes",
+            "[\"egypt\"]",
+            &out.to_string_lossy(),
+            "",
+            cells,
+        );
+        bip(["study", &dir.write(file, &text).to_string_lossy()])
+    };
+    let run = study("plan.toml", &out, &cells);
     assert!(run.status.success(), "{}", stderr_of(&run));
     let report = report(&out);
     let group = &report["replicates"][0];
@@ -212,15 +215,7 @@ fn replicate_cells_are_reported_as_mean_and_sd_across_the_group() {
         ),
     ] {
         let out = dir.path().join("refused");
-        let text = plan(
-            &input,
-            "episodes",
-            "[\"egypt\"]",
-            &out.to_string_lossy(),
-            "",
-            &cells,
-        );
-        let run = bip(["study", &dir.write("bad.toml", &text).to_string_lossy()]);
+        let run = study("bad.toml", &out, &cells);
         assert_eq!(run.status.code(), Some(2));
         assert!(stderr_of(&run).contains(expected), "{}", stderr_of(&run));
         assert!(!out.exists());
