@@ -163,17 +163,23 @@ def test_episodes_with_several_readings_need_batch_inference() -> None:
 def test_a_language_model_scores_as_on_the_command_line(bip_bin: Path, smollm2: Path) -> None:
     path = EXAMPLES / "1.2-false-belief-short.json"
     episode = bip.Episode.from_path(path)
-    batch = infer_json(bip_bin, path, "--policy", "lm", "--model", smollm2)
-    session = bip.Session(episode, "lm", model=str(smollm2))
-    assert session.policy.startswith("lm")
-    session.push_all(episode.actions)
-    for index, question in enumerate(batch["questions"]):
-        live = session.answer(index)
-        for option, p in question["probability"].items():
-            assert close(live["probability"][option], p, 1e-6), (option, live, question)
+    batches = []
+    # The keyword and the flag name the same option: what the agent has seen, in the prompt.
+    for flags, options in [((), {}), (("--prompt-observations",), {"prompt_observations": True})]:
+        batch = infer_json(bip_bin, path, "--policy", "lm", "--model", smollm2, *flags)
+        session = bip.Session(episode, "lm", model=str(smollm2), **options)
+        assert session.policy.startswith("lm")
+        session.push_all(episode.actions)
+        for index, question in enumerate(batch["questions"]):
+            live = session.answer(index)
+            for option, p in question["probability"].items():
+                assert close(live["probability"][option], p, 1e-6), (option, live, question)
+        batches.append(batch)
+    plain, seen = (b["questions"][0]["probability"] for b in batches)
+    assert plain != seen
     report = bip.infer(episode, "lm", model=str(smollm2))
     assert [q["answer"] for q in report["questions"]] == [
-        q["answer"] for q in batch["questions"]
+        q["answer"] for q in batches[0]["questions"]
     ]
 
 
