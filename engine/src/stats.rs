@@ -1,4 +1,18 @@
-//! Paired tests between runs: the exact McNemar test and Holm–Bonferroni adjustment.
+//! Paired tests between runs (the exact McNemar test and Holm–Bonferroni adjustment), and
+//! the spread of a few accuracies.
+
+/// The range (max − min) and the sample variance (n − 1) of `values`; both 0 for fewer
+/// than two values.
+pub fn range_and_variance(values: &[f64]) -> (f64, f64) {
+    if values.len() < 2 {
+        return (0.0, 0.0);
+    }
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let ss: f64 = values.iter().map(|v| (v - mean).powi(2)).sum();
+    (max - min, ss / (values.len() - 1) as f64)
+}
 
 /// Two-sided exact McNemar p-value for paired yes/no outcomes: `b` pairs where only the
 /// first run was right, `c` where only the second was. Under the null each discordant

@@ -16,7 +16,7 @@ use bip_episodes::{option_index, option_letter, Expected, Question, QuestionLabe
 
 use crate::answer::Answer;
 use crate::evaluation::{by_type, Evaluation, GroupAccuracy, Outcome};
-use crate::stats::{holm, mcnemar_exact};
+use crate::stats::{holm, mcnemar_exact, range_and_variance};
 
 mod merge;
 mod run;
@@ -300,7 +300,7 @@ impl VarianceReport {
             }
         }
         let accuracies: Vec<f64> = variants.iter().map(|v| v.overall.accuracy).collect();
-        let (range, variance) = spread(&accuracies);
+        let (range, variance) = range_and_variance(&accuracies);
         Self {
             baseline: baseline.to_string(),
             variants,
@@ -390,18 +390,6 @@ pub(crate) fn paired(base: &HashMap<&str, bool>, run: &VariantRun) -> PairedTest
         p,
         p_holm: p,
     }
-}
-
-/// Range and sample variance (0 for fewer than two values).
-fn spread(values: &[f64]) -> (f64, f64) {
-    if values.len() < 2 {
-        return (0.0, 0.0);
-    }
-    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let mean = values.iter().sum::<f64>() / values.len() as f64;
-    let ss: f64 = values.iter().map(|v| (v - mean).powi(2)).sum();
-    (max - min, ss / (values.len() - 1) as f64)
 }
 
 #[cfg(test)]

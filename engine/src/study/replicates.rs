@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use super::report::PolicyReport;
+use crate::stats::range_and_variance;
 
 /// A mean and the sample standard deviation (n − 1) around it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -19,14 +20,10 @@ pub struct MeanSd {
 impl MeanSd {
     /// Of `values` (not empty).
     pub fn of(values: &[f64]) -> Self {
-        let n = values.len() as f64;
-        let mean = values.iter().sum::<f64>() / n;
-        let sd = if values.len() < 2 {
-            0.0
-        } else {
-            (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-        };
-        Self { mean, sd }
+        Self {
+            mean: values.iter().sum::<f64>() / values.len() as f64,
+            sd: range_and_variance(values).1.sqrt(),
+        }
     }
 }
 
@@ -76,15 +73,13 @@ impl ReplicateReport {
                 ),
             })
             .collect();
-        let means = themes.iter().map(|t| t.accuracy.mean);
-        let range_of_means =
-            means.clone().fold(f64::MIN, f64::max) - means.fold(f64::MAX, f64::min);
+        let means: Vec<f64> = themes.iter().map(|t| t.accuracy.mean).collect();
         Self {
             name: name.to_string(),
             cells: members.iter().map(|m| m.name.clone()).collect(),
             themes,
             range: MeanSd::of(&members.iter().map(|m| m.themes.range).collect::<Vec<_>>()),
-            range_of_means,
+            range_of_means: range_and_variance(&means).0,
         }
     }
 }
