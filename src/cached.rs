@@ -39,6 +39,12 @@ pub trait TokenScorer: Send + Sync {
 
     /// Tokens run through the model(s) so far.
     fn tokens_computed(&self) -> u64;
+
+    /// A scorer over the same model(s) with caches of its own, starting empty (see
+    /// [`TextScorer::fork`]); `None` (the default) when there is none.
+    fn fork(&self) -> Option<Box<dyn TokenScorer>> {
+        None
+    }
 }
 
 impl<T: TokenScorer + ?Sized> TokenScorer for Box<T> {
@@ -61,6 +67,9 @@ impl<T: TokenScorer + ?Sized> TokenScorer for Box<T> {
     }
     fn tokens_computed(&self) -> u64 {
         (**self).tokens_computed()
+    }
+    fn fork(&self) -> Option<Box<dyn TokenScorer>> {
+        (**self).fork()
     }
 }
 
@@ -134,5 +143,11 @@ impl<T: TokenScorer> TextScorer for CachedScorer<T> {
 
     fn tokens_computed(&self) -> u64 {
         self.inner.tokens_computed()
+    }
+
+    /// The fork shares the persistent score cache: what either scores, both find.
+    fn fork(&self) -> Option<Box<dyn TextScorer>> {
+        let inner = self.inner.fork()?;
+        Some(Box::new(CachedScorer::new(inner, self.cache.clone())))
     }
 }

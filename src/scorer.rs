@@ -1,7 +1,7 @@
 //! The engine's [`TextScorer`] over bip's burn-hosted language models: one model
 //! ([`ModelScorer`]) or three steered weak-to-strong ([`W2sScorer`]).
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use bip_engine::{PolicyFailure, TextRequest, TextScore, TextScorer};
 
@@ -18,10 +18,12 @@ pub use tokens::file_identity;
 ///
 /// Calls are serialised (the model already uses every core); the cache persists across
 /// calls, so an episode's layout is computed once and each step's shared part once.
+/// [`TokenScorer::fork`](crate::cached::TokenScorer::fork) gives a scorer over the same
+/// weights with a cache of its own, for scoring beside this one.
 pub struct ModelScorer<B: Backend> {
     name: String,
     identity: String,
-    model: LanguageModel<B>,
+    model: Arc<LanguageModel<B>>,
     cache: Mutex<PrefixCache<B>>,
 }
 
@@ -31,7 +33,17 @@ impl<B: Backend> ModelScorer<B> {
         Self {
             name: model_name(&model),
             identity: format!("local {}", file_identity(&model.info().path)),
-            model,
+            model: Arc::new(model),
+            cache: Mutex::new(PrefixCache::default()),
+        }
+    }
+
+    /// A scorer over the same weights with an empty prefix cache of its own.
+    fn fork(&self) -> Self {
+        Self {
+            name: self.name.clone(),
+            identity: self.identity.clone(),
+            model: Arc::clone(&self.model),
             cache: Mutex::new(PrefixCache::default()),
         }
     }

@@ -163,6 +163,18 @@ struct Suffix {
     cont_len: usize,
 }
 
+impl Suffix {
+    /// The tokens that go through the model: all but the last, whose position would
+    /// only predict a token after the continuation (and a suffix with nothing to score
+    /// runs nothing).
+    fn run(&self) -> &[u32] {
+        match self.cont_len {
+            0 => &[],
+            _ => &self.tokens[..self.tokens.len() - 1],
+        }
+    }
+}
+
 /// Scores `requests` with `model`, reusing and extending `cache`.
 ///
 /// # Errors
@@ -222,9 +234,9 @@ pub fn score_tokens<B: Backend>(
             let mut end = start;
             while end < suffixes.len()
                 && (end == start
-                    || tree.len() + tree.cost(&suffixes[end].tokens) <= options.max_batch_tokens)
+                    || tree.len() + tree.cost(suffixes[end].run()) <= options.max_batch_tokens)
             {
-                paths.push(tree.push(&suffixes[end].tokens));
+                paths.push(tree.push(suffixes[end].run()));
                 end += 1;
             }
             cache.count_suffix_tokens(tree.len());

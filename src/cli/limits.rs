@@ -58,6 +58,16 @@ impl Limits {
             ..BatchOptions::default()
         }
     }
+
+    /// [`batch`](Self::batch), running the episodes of a language-model policy side by
+    /// side ([`BatchOptions::side_by_side`]): for commands that run a file of episodes
+    /// through one policy and nothing after it.
+    pub fn batch_side_by_side(&self, pruning: Option<Pruning>) -> BatchOptions {
+        BatchOptions {
+            side_by_side: true,
+            ..self.batch(pruning)
+        }
+    }
 }
 
 /// `256M`, `1G`, `4096`: a size in bytes.

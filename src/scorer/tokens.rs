@@ -50,6 +50,10 @@ where
     fn tokens_computed(&self) -> u64 {
         TextScorer::tokens_computed(self)
     }
+
+    fn fork(&self) -> Option<Box<dyn TokenScorer>> {
+        Some(Box::new(ModelScorer::fork(self)))
+    }
 }
 
 impl<B: Backend> TokenScorer for W2sScorer<B>

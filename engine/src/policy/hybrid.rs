@@ -142,4 +142,20 @@ impl Policy for HybridPolicy {
     fn serial(&self) -> bool {
         self.planner.serial() || self.lm.serial()
     }
+
+    fn fork(&self) -> Option<Box<dyn Policy>> {
+        // The planner remembers nothing between calls: the copies share it.
+        let planner = if self.planner.serial() {
+            Arc::from(self.planner.fork()?)
+        } else {
+            Arc::clone(&self.planner)
+        };
+        let lm = if self.lm.serial() {
+            Arc::from(self.lm.fork()?)
+        } else {
+            Arc::clone(&self.lm)
+        };
+        let copy = Self::shared(planner, lm, self.planner_weight, self.lm_weight).ok()?;
+        Some(Box::new(copy))
+    }
 }

@@ -120,4 +120,14 @@ pub trait Policy: Send + Sync {
     fn serial(&self) -> bool {
         false
     }
+
+    /// For a [`serial`](Self::serial) policy: a copy with its own caches (a language
+    /// model's prefix cache and remembered scores, starting empty) that shares the
+    /// weights, so that runs of episodes can go on side by side, each through a copy of
+    /// its own, and each copy's scores depend only on the episodes it is given. `None`
+    /// (the default) when there is no such copy: episodes then run one after another
+    /// through this policy.
+    fn fork(&self) -> Option<Box<dyn Policy>> {
+        None
+    }
 }

@@ -233,6 +233,13 @@ impl Policy for LmPolicy {
     fn serial(&self) -> bool {
         true
     }
+
+    fn fork(&self) -> Option<Box<dyn Policy>> {
+        let scorer = self.scorer.fork()?;
+        let mut copy = Self::with_options(scorer, self.template, self.reduction);
+        copy.name.clone_from(&self.name);
+        Some(Box::new(copy))
+    }
 }
 
 #[cfg(test)]

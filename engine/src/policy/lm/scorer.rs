@@ -38,4 +38,12 @@ pub trait TextScorer: Send + Sync {
 
     /// Tokens run through the model(s) so far, cache hits excluded.
     fn tokens_computed(&self) -> u64;
+
+    /// A scorer over the same model(s) with caches of its own, starting empty, for work
+    /// that runs beside this scorer's; `None` (the default) when the scorer cannot have
+    /// one, and its callers then share it one call at a time. Its scores depend only on
+    /// what it is asked, never on what this scorer or another fork has cached.
+    fn fork(&self) -> Option<Box<dyn TextScorer>> {
+        None
+    }
 }

@@ -53,6 +53,13 @@ impl TextScorer for FakeScorer {
     fn tokens_computed(&self) -> u64 {
         self.tokens.load(Ordering::Relaxed)
     }
+
+    fn fork(&self) -> Option<Box<dyn TextScorer>> {
+        Some(Box::new(FakeScorer {
+            fail: self.fail,
+            ..FakeScorer::default()
+        }))
+    }
 }
 
 fn episode() -> Episode {
@@ -349,6 +356,10 @@ impl TextScorer for Shared {
     fn tokens_computed(&self) -> u64 {
         self.0.tokens_computed()
     }
+
+    fn fork(&self) -> Option<Box<dyn TextScorer>> {
+        self.0.fork()
+    }
 }
 
 #[test]
@@ -377,5 +388,34 @@ fn a_run_of_actions_is_scored_in_one_call_with_the_same_posterior_as_step_by_ste
     assert_eq!(
         ahead_calls, 1,
         "every step announced, then scored in one call"
+    );
+}
+
+#[test]
+fn episodes_run_side_by_side_through_forks_answer_as_one_after_another() {
+    let episodes: Vec<Episode> = (0..10).map(|_| episode()).collect();
+    let run = |side_by_side: bool| {
+        let scorer = std::sync::Arc::new(FakeScorer::default());
+        let policy = LmPolicy::new(Box::new(Shared(std::sync::Arc::clone(&scorer))));
+        let options = crate::BatchOptions {
+            side_by_side,
+            // The fixture asks nothing: the trace makes every action scored.
+            trace_top: Some(3),
+            ..crate::BatchOptions::default()
+        };
+        let results = crate::infer_all(&episodes, &policy, &options, &|| {});
+        let answers: Vec<_> = results
+            .into_iter()
+            .map(|r| r.expect("runs").trace)
+            .collect();
+        (answers, scorer.requests.load(Ordering::Relaxed))
+    };
+    let (serial, asked_serially) = run(false);
+    let (forked, asked_of_the_parent) = run(true);
+    assert_eq!(serial, forked);
+    assert!(asked_serially > 0);
+    assert_eq!(
+        asked_of_the_parent, 0,
+        "forks, not the policy itself, scored"
     );
 }
