@@ -552,15 +552,16 @@ mod tests {
         };
         let mut cache = PrefixCache::new(1000);
         check(&score_tokens(&model, &mut cache, &requests, &cached).unwrap());
-        // Prefix [1, 2] in a pass of its own; tree: 3 (the prompt's last token) → 4 →
-        // {5 → {6, 7}, 8}: six positions, not the eleven of the suffixes one by one.
+        // Prefix [1, 2] in a pass of its own; tree: 3 (the prompt's last token) → 4 → 5:
+        // three positions, not the eleven of the suffixes one by one (6, 7 and 8 are
+        // last tokens, whose positions would predict nothing scored).
         assert_eq!(cache.stats().computed_tokens, 2);
-        assert_eq!(cache.stats().suffix_tokens, 6);
+        assert_eq!(cache.stats().suffix_tokens, 3);
         // By default a prefix this short runs as the tree's shared root instead.
         let mut cache = PrefixCache::new(1000);
         check(&score_tokens(&model, &mut cache, &requests, &ScoreOptions::default()).unwrap());
         assert_eq!(cache.stats().computed_tokens, 0);
-        assert_eq!(cache.stats().suffix_tokens, 8);
+        assert_eq!(cache.stats().suffix_tokens, 5);
     }
 
     #[test]
