@@ -29,7 +29,7 @@ pub struct BatchOptions {
     pub pruning: Option<Pruning>,
     /// In [`infer_all`], run the episodes of a [`Policy::serial`] policy side by side
     /// through copies of it ([`Policy::fork`]), one copy for each set of episodes that
-    /// share a layout (see [`infer_all`]). Off by default, so that the policy itself
+    /// share a layout. Off by default, so that the policy itself
     /// remembers what it scored (as fitting a hybrid's weights needs); on, answers no
     /// longer depend on which episodes ran before, and every core is used.
     pub side_by_side: bool,

@@ -236,9 +236,11 @@ impl Policy for LmPolicy {
 
     fn fork(&self) -> Option<Box<dyn Policy>> {
         let scorer = self.scorer.fork()?;
-        let mut copy = Self::with_options(scorer, self.template, self.reduction);
-        copy.name.clone_from(&self.name);
-        Some(Box::new(copy))
+        Some(Box::new(Self::with_options(
+            scorer,
+            self.template,
+            self.reduction,
+        )))
     }
 }
 
