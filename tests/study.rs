@@ -146,6 +146,46 @@ fn a_planner_grid_reports_as_variance_does_and_shards_merge_to_it() {
     assert_eq!(without_cost(report(&sharded)), without_cost(whole));
 }
 
+/// A language-model cell runs its units side by side through forks of the policy, as
+/// `bip variance` runs its episodes, and answers as `bip variance` does.
+#[test]
+fn a_language_model_grid_reports_as_variance_does() {
+    let dir = TempDir::new();
+    let input = episodes(&dir, 10);
+    let model = dir.path().join("tiny");
+    write_tiny_model(&model);
+    let model = model.to_string_lossy().into_owned();
+    let out = dir.path().join("run");
+    let cells = format!(
+        "[[policy]]\nname = \"lm\"\nargs = [\"--policy\", \"lm\", \"--model\", {model:?}, \"--prune-to\", \"1\"]\n"
+    );
+    let text = plan(
+        &input,
+        "episodes",
+        "[\"egypt\", \"space\"]",
+        &out.to_string_lossy(),
+        "",
+        &cells,
+    );
+    let file = dir.write("plan.toml", &text);
+    let run = bip(["study", &file.to_string_lossy()]);
+    assert!(run.status.success(), "{}", stderr_of(&run));
+    let args = [
+        "variance",
+        &input,
+        "--themes",
+        "egypt,space",
+        "--policy",
+        "lm",
+        "--model",
+        &model,
+        "--prune-to",
+        "1",
+        "--json",
+    ];
+    assert_eq!(report(&out)["policies"][0]["themes"], json(&bip(args)));
+}
+
 #[test]
 fn replicate_cells_are_reported_as_mean_and_sd_across_the_group() {
     let dir = TempDir::new();

@@ -1,12 +1,11 @@
 //! Inference over a whole episode: the online session run to the end, answering each
 //! question at its moment.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use bip_episodes::{Action, ClassId, Episode, FurnitureKind, Proposition, Question, World};
+use bip_episodes::{Action, ClassId, Episode, Proposition, Question, World};
 
 use crate::answer::{answer, Answer};
 use crate::cost::QuestionCost;
@@ -15,6 +14,7 @@ use crate::hypothesis::{search_sets, HypothesisConfig};
 use crate::inference::Inference;
 use crate::policy::{PlannerPolicy, Policy};
 use crate::posterior::{Posterior, RankedHypothesis};
+use crate::side_by_side::run_side_by_side;
 
 /// Options of batch inference.
 #[derive(Debug, Clone, Default)]
@@ -276,9 +276,7 @@ pub(crate) fn proposal(
 /// Results are in input order and identical to a sequential run.
 ///
 /// With [`BatchOptions::side_by_side`], a serial policy that can be forked runs the
-/// episodes in sets that share a layout (rooms and furniture, which a language model's
-/// prompts begin with), the sets side by side and each set in input order through a
-/// fresh copy of the policy: the episodes of a set share the layout's cached
+/// episodes through [`run_side_by_side`]: the episodes of a set share the layout's cached
 /// computation, and every answer depends only on its own set, whatever the number of
 /// threads.
 pub fn infer_all(
@@ -296,92 +294,10 @@ pub fn infer_all(
         return episodes.par_iter().map(|e| run(e, policy)).collect();
     }
     if options.side_by_side {
-        if let Some(results) = side_by_side(episodes, policy, &run) {
+        let worlds: Vec<Option<&World>> = episodes.iter().map(|e| Some(e.world())).collect();
+        if let Some(results) = run_side_by_side(episodes, &worlds, policy, &run) {
             return results;
         }
     }
     episodes.iter().map(|e| run(e, policy)).collect()
-}
-
-/// An episode's result in [`infer_all`].
-type EpisodeResult = Result<EpisodeInference, EngineError>;
-
-/// The sets of episodes that share a layout, each a fresh fork of `policy`, run side by
-/// side; `None` when `policy` cannot be forked.
-fn side_by_side(
-    episodes: &[Episode],
-    policy: &dyn Policy,
-    run: &(dyn Fn(&Episode, &dyn Policy) -> EpisodeResult + Sync),
-) -> Option<Vec<EpisodeResult>> {
-    // A fork is made inside each set's task and dropped with it, so that only as many
-    // prefix caches live at once as there are threads.
-    policy.fork()?;
-    let sets = layout_sets(episodes, SET_SIZE);
-    let done: Vec<Vec<(usize, EpisodeResult)>> = sets
-        .par_iter()
-        .map(|set| {
-            // A policy that forked once forks again; were it not to, the set shares it.
-            let fork = policy.fork();
-            let through = fork.as_deref().unwrap_or(policy);
-            set.iter()
-                .map(|&i| (i, run(&episodes[i], through)))
-                .collect()
-        })
-        .collect();
-    let mut results: Vec<Option<EpisodeResult>> = episodes.iter().map(|_| None).collect();
-    for (i, result) in done.into_iter().flatten() {
-        results[i] = Some(result);
-    }
-    results.into_iter().collect()
-}
-
-/// Most episodes run through one fork in [`side_by_side`]. Each set computes its
-/// layout's prompt beginning once (about 250 positions for an MMToM-QA apartment, against
-/// some 550 per question after it), so larger sets share more, smaller ones spread better
-/// over the cores. A constant, not a function of the thread count, so that the answers
-/// are the same on any machine.
-const SET_SIZE: usize = 8;
-
-/// Indices of `episodes` grouped by layout (room names; furniture names, rooms and
-/// kinds, in order), each group in input order and cut into sets of at most `size`, the
-/// sets in order of their first episode.
-fn layout_sets(episodes: &[Episode], size: usize) -> Vec<Vec<usize>> {
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut sets: Vec<Vec<usize>> = Vec::new();
-    for (i, episode) in episodes.iter().enumerate() {
-        let key = layout_key(episode.world());
-        let set = *index.entry(key).or_insert_with(|| {
-            sets.push(Vec::new());
-            sets.len() - 1
-        });
-        sets[set].push(i);
-    }
-    let mut cut: Vec<Vec<usize>> = sets
-        .iter()
-        .flat_map(|set| set.chunks(size.max(1)).map(<[usize]>::to_vec))
-        .collect();
-    cut.sort_by_key(|set| set[0]);
-    cut
-}
-
-/// What an episode's layout is made of, as one text; names are length-prefixed, so two
-/// different layouts never give the same text.
-fn layout_key(world: &World) -> String {
-    let mut key = String::new();
-    for room in &world.rooms {
-        key.push_str(&format!("{}:{}\n", room.name.len(), room.name));
-    }
-    for f in &world.furniture {
-        let kind = match f.kind {
-            FurnitureKind::Container => 'c',
-            FurnitureKind::Surface => 's',
-        };
-        key.push_str(&format!(
-            "{}:{}\t{}\t{kind}\n",
-            f.name.len(),
-            f.name,
-            f.room.index()
-        ));
-    }
-    key
 }

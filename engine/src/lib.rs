@@ -55,6 +55,7 @@ mod posterior;
 mod readings;
 pub mod report;
 pub mod rng;
+mod side_by_side;
 mod sightings;
 pub mod stats;
 pub mod study;
@@ -82,4 +83,5 @@ pub use policy::{
     Situation, DEFAULT_BETA, MAX_BETA,
 };
 pub use posterior::{Posterior, RankedHypothesis};
+pub use side_by_side::run_side_by_side;
 pub use sightings::Sightings;

@@ -9,7 +9,8 @@ use rayon::prelude::*;
 
 use bip::engine::study::{StudyLayout, StudyRecord, Unit};
 use bip::engine::variance::Shard;
-use bip::engine::RunObserver;
+use bip::engine::{run_side_by_side, Policy, RunObserver};
+use bip::episodes::Episode;
 use bip::io::{to_jsonl, AppendLog};
 
 use super::limits::Limits;
@@ -57,8 +58,9 @@ pub fn answer(
     Ok(())
 }
 
-/// Loads `cell`'s policy and answers its `todo` units, in parallel unless the policy
-/// runs one episode at a time.
+/// Loads `cell`'s policy and answers its `todo` units: in parallel, or, for a policy that
+/// runs one episode at a time, side by side through its forks where it has them (as
+/// `bip eval` runs them, [`run_side_by_side`]) and else one after another.
 fn answer_cell(
     plan: &Plan,
     layout: &StudyLayout,
@@ -71,30 +73,33 @@ fn answer_cell(
     let batch = limits.batch(cell.policy.pruning()?);
     let progress = Progress::new("inferring").reading(&plan.questions);
     progress.started(todo.len());
-    let work = |(unit, left): &Todo| -> anyhow::Result<()> {
+    let work = |(unit, left): &Todo, policy: &dyn Policy| -> anyhow::Result<()> {
         let theme = &layout.themes[unit.theme];
         let line = layout.line(unit.item);
         // Units with questions to answer were read (`StudyLayout::keys`).
         let episode = layout
             .episode(*unit)
             .map_err(|why| anyhow::anyhow!("line {line} in {theme}: {why}"))?;
-        let records = StudyRecord::of_episode(
-            &cell.name,
-            theme,
-            line,
-            episode,
-            policy.as_ref(),
-            &batch,
-            &|key| left.contains(key),
-        )?;
+        let records =
+            StudyRecord::of_episode(&cell.name, theme, line, episode, policy, &batch, &|key| {
+                left.contains(key)
+            })?;
         log.append(&to_jsonl(records)?)?;
         progress.episode_done();
         Ok(())
     };
-    if policy.serial() {
-        todo.iter().try_for_each(work)?;
+    let policy = policy.as_ref();
+    if !policy.serial() {
+        todo.par_iter().try_for_each(|t| work(t, policy))?;
     } else {
-        todo.par_iter().try_for_each(work)?;
+        let worlds: Vec<_> = todo
+            .iter()
+            .map(|(unit, _)| layout.episode(*unit).ok().map(Episode::world))
+            .collect();
+        match run_side_by_side(todo, &worlds, policy, &work) {
+            Some(results) => results.into_iter().collect::<anyhow::Result<()>>()?,
+            None => todo.iter().try_for_each(|t| work(t, policy))?,
+        }
     }
     for line in cell.policy.cache_report() {
         eprintln!("bip: {line}");
