@@ -42,6 +42,15 @@ fn episodes(dir: &TempDir, n: usize) -> String {
     path
 }
 
+/// A cell named "lm": the language-model policy over the model in `model`, pruned to one
+/// hypothesis per option.
+fn tiny_lm_cell(model: &Path) -> String {
+    format!(
+        "[[policy]]\nname = \"lm\"\nargs = [\"--policy\", \"lm\", \"--model\", {:?}, \"--prune-to\", \"1\"]\n",
+        model.to_string_lossy()
+    )
+}
+
 /// The lines of a results file after its header, parsed.
 fn records(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).expect("results written");
@@ -154,11 +163,9 @@ fn a_language_model_grid_reports_as_variance_does() {
     let input = episodes(&dir, 10);
     let model = dir.path().join("tiny");
     write_tiny_model(&model);
+    let cells = tiny_lm_cell(&model);
     let model = model.to_string_lossy().into_owned();
     let out = dir.path().join("run");
-    let cells = format!(
-        "[[policy]]\nname = \"lm\"\nargs = [\"--policy\", \"lm\", \"--model\", {model:?}, \"--prune-to\", \"1\"]\n"
-    );
     let text = plan(
         &input,
         "episodes",
@@ -399,10 +406,7 @@ fn a_grid_killed_mid_run_resumes_without_scoring_any_question_twice() {
     let input = episodes(&dir, 14);
     let model = dir.path().join("tiny");
     write_tiny_model(&model);
-    let cells = format!(
-        "[[policy]]\nname = \"planner\"\n[[policy]]\nname = \"lm\"\nargs = [\"--policy\", \"lm\", \"--model\", {:?}, \"--prune-to\", \"1\"]\n",
-        model.to_string_lossy()
-    );
+    let cells = format!("[[policy]]\nname = \"planner\"\n{}", tiny_lm_cell(&model));
     let write = |name: &str| {
         let out = dir.path().join(name);
         let text = plan(
