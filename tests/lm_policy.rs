@@ -21,12 +21,25 @@ fn smollm2() -> std::path::PathBuf {
     })
 }
 
-fn example(name: &str) -> Episode {
-    let path = examples()
+fn example_file(name: &str) -> std::path::PathBuf {
+    examples()
         .into_iter()
         .find(|p| p.ends_with(name))
-        .unwrap_or_else(|| panic!("no shipped example {name}"));
-    bip::io::read_episode(&path).expect("example reads")
+        .unwrap_or_else(|| panic!("no shipped example {name}"))
+}
+
+fn example(name: &str) -> Episode {
+    bip::io::read_episode(&example_file(name)).expect("example reads")
+}
+
+/// The sum of a question's posterior over its options (`infer --json`).
+fn posterior_total(question: &serde_json::Value) -> f64 {
+    question["posterior"]
+        .as_object()
+        .expect("posterior")
+        .values()
+        .map(|v| v.as_f64().expect("p"))
+        .sum()
 }
 
 /// The answers of the LM policy over `scorer`, on a few hypotheses (for speed).
@@ -96,10 +109,7 @@ fn weak_to_strong_policy_reduces_to_the_lm_policy_exactly_when_it_should() {
 
 #[test]
 fn lm_and_hybrid_policies_answer_from_the_cli_and_report_their_cost() {
-    let file = examples()
-        .into_iter()
-        .find(|p| p.ends_with("1.2-false-belief-short.json"))
-        .expect("example");
+    let file = example_file("1.2-false-belief-short.json");
     let file = file.to_str().expect("utf-8 path");
     let pruned = json(&bip(["infer", "--policy", "lm", "--json", file]));
     let q = &pruned["episodes"][0]["questions"][0];
@@ -111,13 +121,7 @@ fn lm_and_hybrid_policies_answer_from_the_cli_and_report_their_cost() {
         "sharing runs fewer tokens than BIP-ALM's way: {cost}"
     );
     assert!(cost["hypotheses"].as_u64().expect("count") <= 2 * options);
-    let p: f64 = q["posterior"]
-        .as_object()
-        .expect("posterior")
-        .values()
-        .map(|v| v.as_f64().expect("p"))
-        .sum();
-    assert!((p - 1.0).abs() < 1e-9);
+    assert!((posterior_total(q) - 1.0).abs() < 1e-9);
     // Saying what the agent has seen lengthens the same hypotheses' prompts and moves
     // the posterior.
     let seen = json(&bip([
@@ -165,6 +169,38 @@ fn lm_and_hybrid_policies_answer_from_the_cli_and_report_their_cost() {
         .as_str()
         .expect("policy name")
         .starts_with("hybrid (planner"));
+}
+
+#[test]
+fn choice_likelihoods_score_every_possible_action_and_answer_the_false_belief_goal() {
+    let file = example_file("2.2-goal-false-belief.json");
+    let file = file.to_str().expect("utf-8 path");
+    let run = |likelihood: &str| {
+        let out = json(&bip([
+            "infer",
+            "--policy",
+            "lm",
+            "--lm-score",
+            "sum",
+            "--lm-likelihood",
+            likelihood,
+            "--json",
+            file,
+        ]));
+        out["episodes"][0]["questions"][0].clone()
+    };
+    let (text, choice) = (run("text"), run("choice"));
+    assert_eq!(choice["cost"]["hypotheses"], text["cost"]["hypotheses"]);
+    // Every action possible at each step is scored too, most of it shared in the tree of
+    // the actions' texts: more tokens, far fewer than one pass per action.
+    let tokens = |q: &serde_json::Value| q["cost"]["lm_tokens"].as_u64().expect("tokens");
+    assert!(tokens(&choice) > tokens(&text), "{choice} vs {text}");
+    assert!(tokens(&choice) < 3 * tokens(&text), "{choice} vs {text}");
+    assert!((posterior_total(&choice) - 1.0).abs() < 1e-9);
+    // SmolLM2's text scores favour the wrong goal here; as choices among the step's
+    // actions they name the goal the agent's false belief serves.
+    assert_eq!(choice["answer"], choice["expected"], "{choice}");
+    assert_ne!(choice["posterior"], text["posterior"]);
 }
 
 #[test]
@@ -258,10 +294,7 @@ fn weak_to_strong_with_another_tokenizer_is_refused_before_scoring() {
 
 #[test]
 fn infer_with_a_score_cache_rescores_nothing_the_second_time_and_says_so() {
-    let file = examples()
-        .into_iter()
-        .find(|p| p.ends_with("1.2-false-belief-short.json"))
-        .expect("example");
+    let file = example_file("1.2-false-belief-short.json");
     let file = file.to_str().expect("utf-8 path");
     let dir = TempDir::new();
     let cache = dir.path().join("cache");

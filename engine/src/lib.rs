@@ -76,7 +76,8 @@ pub use inference::Inference;
 pub use live::{LiveOptions, LiveSession, SearchSets};
 pub use observer::RunObserver;
 pub use policy::lm::{
-    LmPolicy, PromptStyle, PromptTemplate, TextRequest, TextScore, TextScorer, TokenReduction,
+    ActionLikelihood, LmPolicy, PromptStyle, PromptTemplate, TextRequest, TextScore, TextScorer,
+    TokenReduction,
 };
 pub use policy::{
     check_beta, ActionCosts, HybridPolicy, PlannerPolicy, Policy, PolicyFailure, PolicyWork,

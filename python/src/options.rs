@@ -6,13 +6,13 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use bip::engine::{HypothesisConfig, PromptStyle, SearchSets, TokenReduction};
+use bip::engine::{ActionLikelihood, HypothesisConfig, PromptStyle, SearchSets, TokenReduction};
 use bip::policy::{PolicyKind, PolicyOptions};
 
 use crate::error;
 
 /// The policy keyword arguments, as `bip infer`'s flags name them (with `_` for `-`).
-pub(crate) const POLICY_KEYWORDS: [&str; 16] = [
+pub(crate) const POLICY_KEYWORDS: [&str; 17] = [
     "beta",
     "model",
     "adapter",
@@ -23,6 +23,7 @@ pub(crate) const POLICY_KEYWORDS: [&str; 16] = [
     "alpha",
     "device",
     "lm_score",
+    "lm_likelihood",
     "prompt_style",
     "prompt_observations",
     "planner_weight",
@@ -83,6 +84,13 @@ fn set(options: &mut PolicyOptions, key: &str, value: &Bound<'_, PyAny>) -> PyRe
                 "mean" => TokenReduction::Mean,
                 "sum" => TokenReduction::Sum,
                 _ => return Err(unknown("score", "mean or sum")),
+            }
+        }
+        "lm_likelihood" => {
+            options.likelihood = match value.extract::<String>()?.as_str() {
+                "text" => ActionLikelihood::Text,
+                "choice" => ActionLikelihood::Choice,
+                _ => return Err(unknown("likelihood", "text or choice")),
             }
         }
         "prompt_style" => {

@@ -23,8 +23,8 @@ use crate::posterior::Posterior;
 /// own actions are not pushed: push them, or others, as they happen). `policy` is
 /// `"planner"`, `"lm"`, `"w2s"` or `"hybrid"`, with `bip infer`'s options as keywords:
 /// `beta`, `model`, `adapter`, `large`, `expert`, `expert_adapter`, `naive`, `alpha`,
-/// `device`, `lm_score`, `prompt_style`, `prompt_observations`, `planner_weight`,
-/// `lm_weight`, `prune_to`.
+/// `device`, `lm_score`, `lm_likelihood`, `prompt_style`, `prompt_observations`,
+/// `planner_weight`, `lm_weight`, `prune_to`.
 /// Pruning (LM policies; `prune_to`, 2 by default when the episode has questions)
 /// keeps the hypotheses the planner finds most probable for each option of the
 /// episode's questions.

@@ -142,6 +142,8 @@ def test_errors_are_exceptions_with_bips_messages() -> None:
         bip.Session(episode, "oracle")
     with pytest.raises(bip.PolicyError, match="no such model file"):
         bip.Session(episode, "lm", model="/no/such/model.gguf")
+    with pytest.raises(bip.PolicyError, match='lm_likelihood = "softmax": not a likelihood'):
+        bip.Session(episode, "lm", lm_likelihood="softmax")
     with pytest.raises(TypeError, match="unexpected keyword argument 'betta'"):
         bip.Session(episode, betta=2.0)
     with pytest.raises(bip.EpisodeError, match="not imported from a VirtualHome graph"):
@@ -164,8 +166,13 @@ def test_a_language_model_scores_as_on_the_command_line(bip_bin: Path, smollm2: 
     path = EXAMPLES / "1.2-false-belief-short.json"
     episode = bip.Episode.from_path(path)
     batches = []
-    # The keyword and the flag name the same option: what the agent has seen, in the prompt.
-    for flags, options in [((), {}), (("--prompt-observations",), {"prompt_observations": True})]:
+    # The keywords and the flags name the same options: what the agent has seen, in the
+    # prompt; the action's score normalised over the step's possible actions.
+    for flags, options in [
+        ((), {}),
+        (("--prompt-observations",), {"prompt_observations": True}),
+        (("--lm-likelihood", "choice"), {"lm_likelihood": "choice"}),
+    ]:
         batch = infer_json(bip_bin, path, "--policy", "lm", "--model", smollm2, *flags)
         session = bip.Session(episode, "lm", model=str(smollm2), **options)
         assert session.policy.startswith("lm")
@@ -175,8 +182,8 @@ def test_a_language_model_scores_as_on_the_command_line(bip_bin: Path, smollm2: 
             for option, p in question["probability"].items():
                 assert close(live["probability"][option], p, 1e-6), (option, live, question)
         batches.append(batch)
-    plain, seen = (b["questions"][0]["probability"] for b in batches)
-    assert plain != seen
+    plain, seen, choice = (b["questions"][0]["probability"] for b in batches)
+    assert plain != seen and plain != choice
     report = bip.infer(episode, "lm", model=str(smollm2))
     assert [q["answer"] for q in report["questions"]] == [
         q["answer"] for q in batches[0]["questions"]

@@ -7,7 +7,8 @@ use clap::{Args, ValueEnum};
 
 use bip::engine::calibrate::CalibrationFile;
 use bip::engine::{
-    check_beta, HybridPolicy, Policy, PromptStyle, Pruning, TokenReduction, DEFAULT_BETA,
+    check_beta, ActionLikelihood, HybridPolicy, Policy, PromptStyle, Pruning, TokenReduction,
+    DEFAULT_BETA,
 };
 use bip::episodes::limits::number;
 use bip::models::{Device, DEFAULT_MAX_CONTEXT};
@@ -37,6 +38,15 @@ pub enum ReductionArg {
     Mean,
     /// Sum: the whole text's log-probability.
     Sum,
+}
+
+/// What an action's LM score is a probability of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LikelihoodArg {
+    /// The action's text after the prompt (BIP-ALM).
+    Text,
+    /// The action among the step's possible actions.
+    Choice,
 }
 
 /// Wording of the LM prompts.
@@ -92,6 +102,10 @@ pub struct PolicyArgs {
     /// How token log-probabilities become an action's score.
     #[arg(long, value_enum, default_value_t = ReductionArg::Mean)]
     lm_score: ReductionArg,
+    /// What an action's LM score is a probability of: `text` (its text after the prompt,
+    /// BIP-ALM's) or `choice` (normalised over every action possible at the step).
+    #[arg(long, value_enum, default_value_t = LikelihoodArg::Text)]
+    lm_likelihood: LikelihoodArg,
     /// Wording of the LM prompts.
     #[arg(long, value_enum, default_value_t = StyleArg::Bip)]
     prompt_style: StyleArg,
@@ -136,6 +150,10 @@ impl PolicyArgs {
             reduction: match self.lm_score {
                 ReductionArg::Mean => TokenReduction::Mean,
                 ReductionArg::Sum => TokenReduction::Sum,
+            },
+            likelihood: match self.lm_likelihood {
+                LikelihoodArg::Text => ActionLikelihood::Text,
+                LikelihoodArg::Choice => ActionLikelihood::Choice,
             },
             style: match self.prompt_style {
                 StyleArg::Bip => PromptStyle::Bip,

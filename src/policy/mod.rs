@@ -23,8 +23,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use bip_engine::{
-    HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate, Pruning,
-    TextScorer, TokenReduction, DEFAULT_BETA,
+    ActionLikelihood, HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate,
+    Pruning, TextScorer, TokenReduction, DEFAULT_BETA,
 };
 use bip_episodes::limits::number;
 use bip_models::{
@@ -117,6 +117,9 @@ pub struct PolicyOptions {
     pub device: Device,
     /// How token log-probabilities become an action's score.
     pub reduction: TokenReduction,
+    /// What an action's LM score is a probability of: its text, or the action as one
+    /// choice among the state's possible actions.
+    pub likelihood: ActionLikelihood,
     /// Wording of the LM prompts.
     pub style: PromptStyle,
     /// Whether LM prompts say what the agent has seen so far
@@ -150,6 +153,7 @@ impl Default for PolicyOptions {
             alpha: 1.0,
             device: Device::Cpu,
             reduction: TokenReduction::Mean,
+            likelihood: ActionLikelihood::Text,
             style: PromptStyle::Bip,
             prompt_observations: false,
             planner_weight: 1.0,
@@ -286,7 +290,7 @@ impl PolicyOptions {
             style: self.style,
             observations: self.prompt_observations,
         };
-        LmPolicy::with_options(scorer, template, self.reduction)
+        LmPolicy::with_options(scorer, template, self.reduction).with_likelihood(self.likelihood)
     }
 
     fn single_scorer(

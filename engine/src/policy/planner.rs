@@ -173,7 +173,7 @@ pub fn check_beta(beta: f64) -> Result<(), EngineError> {
 }
 
 /// Whether `via` lies on a shortest path from `from` to `to`.
-fn on_the_way(layout: &Layout, from: Place, via: Place, to: Place) -> bool {
+pub(crate) fn on_the_way(layout: &Layout, from: Place, via: Place, to: Place) -> bool {
     let detour = layout.distance(from, via) + layout.distance(via, to) - layout.distance(from, to);
     detour.abs() < 1e-9
 }

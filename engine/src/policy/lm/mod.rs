@@ -1,5 +1,7 @@
 //! The language-model policy (BIP-ALM's): log P(action | goal, state, belief) is how
-//! likely a causal LM finds the action's text after a prompt that renders the rest.
+//! likely a causal LM finds the action's text after a prompt that renders the rest, or,
+//! with [`ActionLikelihood::Choice`], that score normalised over the texts of every
+//! action possible at the step.
 //!
 //! The LM itself sits behind [`TextScorer`] so that the engine does not depend on a
 //! tensor library; `bip` implements it for its burn-hosted models. The policy sees a
@@ -8,15 +10,17 @@
 //! built shared part first ([`PromptTemplate`]) so that the scorer's prefix cache computes
 //! the layout once per episode and the agent's whereabouts once per step.
 
+mod choice;
 mod prompt;
 mod scorer;
 
+pub use choice::ActionLikelihood;
 pub use prompt::{PromptStyle, PromptTemplate};
 pub use scorer::{TextRequest, TextScore, TextScorer};
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use bip_episodes::Action;
 
@@ -47,8 +51,9 @@ impl TokenReduction {
 /// long run's memory stays bounded (entries of finished episodes are of no further use).
 const MEMO_LIMIT: usize = 200_000;
 
-/// A (prompt, continuation) pair of texts, as remembered.
-type Pair = (String, String);
+/// A (prompt, continuation) pair of texts, as remembered. Shared: with
+/// [`ActionLikelihood::Choice`] one prompt goes with every possible action's text.
+type Pair = (Arc<str>, Arc<str>);
 
 /// Remembered scores by pair.
 type MemoMap = HashMap<Pair, Memo>;
@@ -61,12 +66,19 @@ struct Memo {
     tokens: u64,
 }
 
+/// The actions one situation's likelihood needs, and the pairs that score them.
+struct StepPairs {
+    actions: Vec<Action>,
+    pairs: Vec<Pair>,
+}
+
 /// A policy that scores actions with a causal language model.
 pub struct LmPolicy {
     name: String,
     scorer: Box<dyn TextScorer>,
     template: PromptTemplate,
     reduction: TokenReduction,
+    likelihood: ActionLikelihood,
     memo: Mutex<MemoMap>,
     /// (prompt, continuation) pairs announced and not scored yet.
     announced: Mutex<Vec<Pair>>,
@@ -90,15 +102,50 @@ impl LmPolicy {
             scorer,
             template,
             reduction,
+            likelihood: ActionLikelihood::default(),
             memo: Mutex::new(HashMap::new()),
             announced: Mutex::new(Vec::new()),
             unshared_tokens: AtomicU64::new(0),
         }
     }
 
+    /// The policy with actions' likelihoods taken as `likelihood` says.
+    pub fn with_likelihood(mut self, likelihood: ActionLikelihood) -> Self {
+        self.likelihood = likelihood;
+        self
+    }
+
     /// The template prompts are rendered with.
     pub fn template(&self) -> &PromptTemplate {
         &self.template
+    }
+
+    /// What an action's likelihood is a probability of.
+    pub fn likelihood(&self) -> ActionLikelihood {
+        self.likelihood
+    }
+
+    /// Per situation, the actions its likelihood of `action` needs scores of and the
+    /// (prompt, continuation) pairs that score them.
+    fn step_pairs(&self, situations: &[Situation<'_>], action: &Action) -> Vec<StepPairs> {
+        let mut texts: HashMap<Action, Arc<str>> = HashMap::new();
+        situations
+            .iter()
+            .map(|s| {
+                let prompt: Arc<str> = self.template.prompt(s).into();
+                let actions = choice::alternatives(self.likelihood, s, action);
+                let pairs = actions
+                    .iter()
+                    .map(|a| {
+                        let text = texts
+                            .entry(*a)
+                            .or_insert_with(|| self.template.action(s.world, a).into());
+                        (Arc::clone(&prompt), Arc::clone(text))
+                    })
+                    .collect();
+                StepPairs { actions, pairs }
+            })
+            .collect()
     }
 
     /// The memo, emptied first when it has grown past [`MEMO_LIMIT`].
@@ -171,24 +218,27 @@ impl Policy for LmPolicy {
         situations: &[Situation<'_>],
         action: &Action,
     ) -> Result<Vec<f64>, PolicyFailure> {
-        let Some(first) = situations.first() else {
-            return Ok(Vec::new());
-        };
-        let continuation = self.template.action(first.world, action);
-        let pairs: Vec<Pair> = situations
-            .iter()
-            .map(|s| (self.template.prompt(s), continuation.clone()))
-            .collect();
+        let steps = self.step_pairs(situations, action);
+        let all: Vec<Pair> = steps.iter().flat_map(|s| s.pairs.clone()).collect();
         let mut memo = self.memo()?;
-        self.score_missing(&mut memo, &pairs)?;
+        self.score_missing(&mut memo, &all)?;
         let mut unshared = 0;
-        let mut out = Vec::with_capacity(pairs.len());
-        for pair in &pairs {
-            let entry = memo
-                .get(pair)
-                .ok_or("a scored prompt went missing from the memo")?;
-            unshared += entry.tokens;
-            out.push(entry.log_prob);
+        let mut out = Vec::with_capacity(steps.len());
+        for (situation, step) in situations.iter().zip(&steps) {
+            let mut scores = Vec::with_capacity(step.pairs.len());
+            for pair in &step.pairs {
+                let entry = memo
+                    .get(pair)
+                    .ok_or("a scored prompt went missing from the memo")?;
+                unshared += entry.tokens;
+                scores.push(entry.log_prob);
+            }
+            out.push(choice::log_likelihood(
+                self.likelihood,
+                situation,
+                &step.actions,
+                &scores,
+            ));
         }
         self.unshared_tokens.fetch_add(unshared, Ordering::Relaxed);
         Ok(out)
@@ -199,16 +249,9 @@ impl Policy for LmPolicy {
     }
 
     fn announce(&self, situations: &[Situation<'_>], action: &Action) {
-        let Some(first) = situations.first() else {
-            return;
-        };
-        let continuation = self.template.action(first.world, action);
+        let steps = self.step_pairs(situations, action);
         if let Ok(mut announced) = self.announced.lock() {
-            announced.extend(
-                situations
-                    .iter()
-                    .map(|s| (self.template.prompt(s), continuation.clone())),
-            );
+            announced.extend(steps.into_iter().flat_map(|s| s.pairs));
         }
     }
 
@@ -236,11 +279,10 @@ impl Policy for LmPolicy {
 
     fn fork(&self) -> Option<Box<dyn Policy>> {
         let scorer = self.scorer.fork()?;
-        Some(Box::new(Self::with_options(
-            scorer,
-            self.template,
-            self.reduction,
-        )))
+        Some(Box::new(
+            Self::with_options(scorer, self.template, self.reduction)
+                .with_likelihood(self.likelihood),
+        ))
     }
 }
 

@@ -366,29 +366,32 @@ impl TextScorer for Shared {
 fn a_run_of_actions_is_scored_in_one_call_with_the_same_posterior_as_step_by_step() {
     let episode = episode();
     let config = HypothesisConfig::default();
-    let posterior_after = |push_all: bool| {
-        let scorer = std::sync::Arc::new(FakeScorer::default());
-        let policy = LmPolicy::new(Box::new(Shared(scorer.clone())));
-        let mut session = Inference::for_episode(&episode, &policy, &config).expect("session");
-        if push_all {
-            session.push_all(episode.actions()).expect("pushed");
-        } else {
-            for action in episode.actions() {
-                session.push(action).expect("pushed");
+    for likelihood in [ActionLikelihood::Text, ActionLikelihood::Choice] {
+        let posterior_after = |push_all: bool| {
+            let scorer = std::sync::Arc::new(FakeScorer::default());
+            let policy =
+                LmPolicy::new(Box::new(Shared(scorer.clone()))).with_likelihood(likelihood);
+            let mut session = Inference::for_episode(&episode, &policy, &config).expect("session");
+            if push_all {
+                session.push_all(episode.actions()).expect("pushed");
+            } else {
+                for action in episode.actions() {
+                    session.push(action).expect("pushed");
+                }
             }
-        }
-        let posterior = session.posterior();
-        let weights = posterior.hypothesis_log_weights(&[]);
-        (weights, scorer.calls.load(Ordering::Relaxed))
-    };
-    let (ahead, ahead_calls) = posterior_after(true);
-    let (stepwise, stepwise_calls) = posterior_after(false);
-    assert_eq!(ahead, stepwise);
-    assert_eq!(stepwise_calls, episode.actions().len());
-    assert_eq!(
-        ahead_calls, 1,
-        "every step announced, then scored in one call"
-    );
+            let posterior = session.posterior();
+            let weights = posterior.hypothesis_log_weights(&[]);
+            (weights, scorer.calls.load(Ordering::Relaxed))
+        };
+        let (ahead, ahead_calls) = posterior_after(true);
+        let (stepwise, stepwise_calls) = posterior_after(false);
+        assert_eq!(ahead, stepwise, "{likelihood:?}");
+        assert_eq!(stepwise_calls, episode.actions().len());
+        assert_eq!(
+            ahead_calls, 1,
+            "every step announced, then scored in one call ({likelihood:?})"
+        );
+    }
 }
 
 #[test]
@@ -418,4 +421,104 @@ fn episodes_run_side_by_side_through_forks_answer_as_one_after_another() {
         asked_of_the_parent, 0,
         "forks, not the policy itself, scored"
     );
+}
+
+/// The policy's log-likelihood of every action possible in `state`, per hypothesis.
+fn every_action(
+    policy: &LmPolicy,
+    episode: &Episode,
+    state: &State,
+    hypotheses: &[(&str, &Belief)],
+) -> Vec<(Action, Vec<f64>)> {
+    let situations: Vec<Situation<'_>> = hypotheses
+        .iter()
+        .map(|(goal, belief)| situation(episode, state, goal, belief))
+        .collect();
+    state
+        .possible_actions(episode.world())
+        .into_iter()
+        .map(|a| (a, policy.log_probs(&situations, &a).expect("scored")))
+        .collect()
+}
+
+#[test]
+fn a_choice_is_the_text_score_normalised_over_the_possible_actions() {
+    let episode = episode();
+    let world = episode.world();
+    let state = episode.initial_state();
+    let lost = Belief::uniform(3);
+    let hypotheses = [("wine_glass", &lost)];
+    let text = LmPolicy::with_options(
+        Box::new(FakeScorer::default()),
+        PromptTemplate::default(),
+        TokenReduction::Sum,
+    );
+    let choice = LmPolicy::with_options(
+        Box::new(FakeScorer::default()),
+        PromptTemplate::default(),
+        TokenReduction::Sum,
+    )
+    .with_likelihood(ActionLikelihood::Choice);
+    let texts = every_action(&text, &episode, &state, &hypotheses);
+    let choices = every_action(&choice, &episode, &state, &hypotheses);
+    let total = crate::logprob::log_sum_exp(&texts.iter().map(|(_, s)| s[0]).collect::<Vec<_>>());
+    let text_of = |target: Place| {
+        texts
+            .iter()
+            .find(|(a, _)| *a == Action::WalkTo(target))
+            .map(|(_, s)| s[0])
+            .expect("a possible walk")
+    };
+    let kitchen = Place::Room(world.room_by_name("kitchen").expect("kitchen"));
+    for (action, scores) in &choices {
+        let Action::WalkTo(to) = *action else {
+            unreachable!("only walks are possible in the living room");
+        };
+        let expected = if to == kitchen {
+            // A walk into the kitchen is on the way to everything in it.
+            let inside: Vec<f64> = ["fridge", "kitchen_cabinet_1"]
+                .iter()
+                .map(|f| text_of(Place::Furniture(world.furniture_by_name(f).expect("f"))))
+                .chain([text_of(kitchen)])
+                .collect();
+            crate::logprob::log_sum_exp(&inside) - total
+        } else {
+            text_of(to) - total
+        };
+        assert!((scores[0] - expected).abs() < 1e-12, "{action:?}");
+        assert!(scores[0] < 0.0);
+    }
+}
+
+#[test]
+fn under_choice_what_a_prompt_adds_to_every_action_cancels() {
+    // The stand-in's mean per-word score is an offset read off the prompt plus a term of
+    // the action's words: prompts of different hypotheses shift every action alike.
+    let episode = episode();
+    let world = episode.world();
+    let state = episode.initial_state();
+    let fridge = world.furniture_by_name("fridge").expect("fridge");
+    let (sure, lost) = (Belief::thinks_at(fridge, 3, 0.05), Belief::uniform(3));
+    let hypotheses = [("wine_glass", &sure), ("apple", &lost)];
+    let policy =
+        |likelihood| LmPolicy::new(Box::new(FakeScorer::default())).with_likelihood(likelihood);
+    let texts = every_action(
+        &policy(ActionLikelihood::Text),
+        &episode,
+        &state,
+        &hypotheses,
+    );
+    assert!(texts.iter().all(|(_, s)| s[0] != s[1]), "{texts:?}");
+    let choices = every_action(
+        &policy(ActionLikelihood::Choice),
+        &episode,
+        &state,
+        &hypotheses,
+    );
+    for (action, scores) in &choices {
+        assert!(
+            (scores[0] - scores[1]).abs() < 1e-12,
+            "{action:?}: {scores:?}"
+        );
+    }
 }

@@ -1,0 +1,84 @@
+//! What an LM score is a probability of: the action's text, or the action as one choice
+//! among those possible at its step.
+//!
+//! A text's probability leaves mass to every other text, and how much depends on the
+//! prompt: a belief line naming three places spreads the model's mass over three walks,
+//! one naming none keeps it on generic words. Comparing raw text scores across hypotheses
+//! mixes that spread into the evidence. Normalised over the state's possible actions, each
+//! hypothesis gets a distribution over the same choices, as the planner's does.
+
+use bip_episodes::Action;
+
+use crate::logprob::log_sum_exp;
+use crate::policy::planner::on_the_way;
+use crate::policy::Situation;
+
+/// What the LM policy's log P(action | goal, state, belief) is a probability of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ActionLikelihood {
+    /// The action's text after the prompt (BIP-ALM's choice).
+    #[default]
+    Text,
+    /// The action among the state's possible actions: its text's score normalised over
+    /// theirs, a walk counting for every destination it lies on a shortest path to (as
+    /// the planner's walks do). Costs a score for every possible action, most of it
+    /// shared: the actions' texts begin alike and run as one token tree per prompt.
+    Choice,
+}
+
+impl ActionLikelihood {
+    /// The option's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ActionLikelihood::Text => "text",
+            ActionLikelihood::Choice => "choice",
+        }
+    }
+}
+
+/// The actions whose scores an action's likelihood needs at `situation`: the action alone
+/// for [`ActionLikelihood::Text`], every possible action (the action first) for
+/// [`ActionLikelihood::Choice`].
+pub(super) fn alternatives(
+    likelihood: ActionLikelihood,
+    situation: &Situation<'_>,
+    action: &Action,
+) -> Vec<Action> {
+    let mut actions = vec![*action];
+    if likelihood == ActionLikelihood::Choice {
+        let possible = situation.state.possible_actions(situation.world);
+        actions.extend(possible.into_iter().filter(|a| a != action));
+    }
+    actions
+}
+
+/// The log-likelihood of `alternatives[0]` given every alternative's score (in the order
+/// [`alternatives`] gave them).
+pub(super) fn log_likelihood(
+    likelihood: ActionLikelihood,
+    situation: &Situation<'_>,
+    alternatives: &[Action],
+    scores: &[f64],
+) -> f64 {
+    let Some(&chosen) = scores.first() else {
+        return f64::NEG_INFINITY;
+    };
+    if likelihood == ActionLikelihood::Text {
+        return chosen;
+    }
+    let total = log_sum_exp(scores);
+    let Some(Action::WalkTo(via)) = alternatives.first().copied() else {
+        return chosen - total;
+    };
+    let here = situation.state.place();
+    let layout = &situation.world.layout;
+    let toward: Vec<f64> = alternatives
+        .iter()
+        .zip(scores)
+        .filter_map(|(a, &s)| match *a {
+            Action::WalkTo(to) if on_the_way(layout, here, via, to) => Some(s),
+            _ => None,
+        })
+        .collect();
+    log_sum_exp(&toward) - total
+}
