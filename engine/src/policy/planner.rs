@@ -128,32 +128,44 @@ impl Policy for PlannerPolicy {
     }
 
     fn log_prob(&self, situation: &Situation<'_>, action: &Action) -> f64 {
-        let values = self.action_values(situation);
-        let Some(chosen) = values.iter().position(|(a, _)| a == action) else {
+        let (actions, values): (Vec<Action>, Vec<f64>) =
+            self.action_values(situation).into_iter().unzip();
+        let Some(chosen) = actions.iter().position(|a| a == action) else {
             return f64::NEG_INFINITY;
         };
         if Search::holds_goal(situation) {
-            return -(values.len() as f64).ln();
+            return -(actions.len() as f64).ln();
         }
-        let scaled: Vec<f64> = values.iter().map(|(_, q)| self.beta * q).collect();
-        let log_total = log_sum_exp(&scaled);
-        let Action::WalkTo(via) = *action else {
-            return scaled[chosen] - log_total;
-        };
-        // A walk is a step toward a destination: it has the probability of choosing any
-        // destination it lies on a shortest path to (itself included).
-        let here = situation.state.place();
-        let layout = &situation.world.layout;
-        let toward: Vec<f64> = values
-            .iter()
-            .zip(&scaled)
-            .filter_map(|((a, _), s)| match *a {
-                Action::WalkTo(to) if on_the_way(layout, here, via, to) => Some(*s),
-                _ => None,
-            })
-            .collect();
-        log_sum_exp(&toward) - log_total
+        let scaled: Vec<f64> = values.iter().map(|q| self.beta * q).collect();
+        log_choice(situation, &actions, &scaled, chosen)
     }
+}
+
+/// log P(`actions[chosen]`) for a choice among `actions` with log weights `scores`: its
+/// weight over all of theirs. A walk is a step toward a destination: it has the
+/// probability of choosing any destination it lies on a shortest path to (itself
+/// included). The planner's and the LM's choices ([`super::lm::ActionLikelihood`]) both.
+pub(crate) fn log_choice(
+    situation: &Situation<'_>,
+    actions: &[Action],
+    scores: &[f64],
+    chosen: usize,
+) -> f64 {
+    let log_total = log_sum_exp(scores);
+    let Action::WalkTo(via) = actions[chosen] else {
+        return scores[chosen] - log_total;
+    };
+    let here = situation.state.place();
+    let layout = &situation.world.layout;
+    let toward: Vec<f64> = actions
+        .iter()
+        .zip(scores)
+        .filter_map(|(a, &s)| match *a {
+            Action::WalkTo(to) if on_the_way(layout, here, via, to) => Some(s),
+            _ => None,
+        })
+        .collect();
+    log_sum_exp(&toward) - log_total
 }
 
 /// `Ok` when `beta` is a rationality the planner accepts: a number in [0, [`MAX_BETA`]].
@@ -173,7 +185,7 @@ pub fn check_beta(beta: f64) -> Result<(), EngineError> {
 }
 
 /// Whether `via` lies on a shortest path from `from` to `to`.
-pub(crate) fn on_the_way(layout: &Layout, from: Place, via: Place, to: Place) -> bool {
+fn on_the_way(layout: &Layout, from: Place, via: Place, to: Place) -> bool {
     let detour = layout.distance(from, via) + layout.distance(via, to) - layout.distance(from, to);
     detour.abs() < 1e-9
 }

@@ -9,8 +9,7 @@
 
 use bip_episodes::Action;
 
-use crate::logprob::log_sum_exp;
-use crate::policy::planner::on_the_way;
+use crate::policy::planner::log_choice;
 use crate::policy::Situation;
 
 /// What the LM policy's log P(action | goal, state, belief) is a probability of.
@@ -24,16 +23,6 @@ pub enum ActionLikelihood {
     /// the planner's walks do). Costs a score for every possible action, most of it
     /// shared: the actions' texts begin alike and run as one token tree per prompt.
     Choice,
-}
-
-impl ActionLikelihood {
-    /// The option's name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            ActionLikelihood::Text => "text",
-            ActionLikelihood::Choice => "choice",
-        }
-    }
 }
 
 /// The actions whose scores an action's likelihood needs at `situation`: the action alone
@@ -60,25 +49,9 @@ pub(super) fn log_likelihood(
     alternatives: &[Action],
     scores: &[f64],
 ) -> f64 {
-    let Some(&chosen) = scores.first() else {
-        return f64::NEG_INFINITY;
-    };
-    if likelihood == ActionLikelihood::Text {
-        return chosen;
+    match (likelihood, scores.first()) {
+        (_, None) => f64::NEG_INFINITY,
+        (ActionLikelihood::Text, Some(&chosen)) => chosen,
+        (ActionLikelihood::Choice, Some(_)) => log_choice(situation, alternatives, scores, 0),
     }
-    let total = log_sum_exp(scores);
-    let Some(Action::WalkTo(via)) = alternatives.first().copied() else {
-        return chosen - total;
-    };
-    let here = situation.state.place();
-    let layout = &situation.world.layout;
-    let toward: Vec<f64> = alternatives
-        .iter()
-        .zip(scores)
-        .filter_map(|(a, &s)| match *a {
-            Action::WalkTo(to) if on_the_way(layout, here, via, to) => Some(s),
-            _ => None,
-        })
-        .collect();
-    log_sum_exp(&toward) - total
 }

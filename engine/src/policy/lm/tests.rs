@@ -448,19 +448,26 @@ fn a_choice_is_the_text_score_normalised_over_the_possible_actions() {
     let state = episode.initial_state();
     let lost = Belief::uniform(3);
     let hypotheses = [("wine_glass", &lost)];
-    let text = LmPolicy::with_options(
-        Box::new(FakeScorer::default()),
-        PromptTemplate::default(),
-        TokenReduction::Sum,
+    let policy = |likelihood| {
+        LmPolicy::with_options(
+            Box::new(FakeScorer::default()),
+            PromptTemplate::default(),
+            TokenReduction::Sum,
+        )
+        .with_likelihood(likelihood)
+    };
+    let texts = every_action(
+        &policy(ActionLikelihood::Text),
+        &episode,
+        &state,
+        &hypotheses,
     );
-    let choice = LmPolicy::with_options(
-        Box::new(FakeScorer::default()),
-        PromptTemplate::default(),
-        TokenReduction::Sum,
-    )
-    .with_likelihood(ActionLikelihood::Choice);
-    let texts = every_action(&text, &episode, &state, &hypotheses);
-    let choices = every_action(&choice, &episode, &state, &hypotheses);
+    let choices = every_action(
+        &policy(ActionLikelihood::Choice),
+        &episode,
+        &state,
+        &hypotheses,
+    );
     let total = crate::logprob::log_sum_exp(&texts.iter().map(|(_, s)| s[0]).collect::<Vec<_>>());
     let text_of = |target: Place| {
         texts
