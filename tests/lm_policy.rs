@@ -345,6 +345,15 @@ fn calibrate_fits_the_hybrid_lm_weight_and_infer_reads_it() {
     assert_eq!(file["beta"], DEFAULT_BETA);
     let weight = file["lm_weight"].as_f64().expect("an LM weight");
     assert!((1.0 / 64.0..=256.0).contains(&weight), "{file}");
+    assert_eq!(
+        file["lm"],
+        serde_json::json!({
+            "model": "SmolLM2-135M-Instruct.Q4_1.gguf", "adapter": null, "score": "mean",
+            "likelihood": "text", "prompt_style": "bip", "prompt_observations": false,
+            "prune_to": 2
+        }),
+        "the weight records the LM settings it was fitted under"
+    );
     // The calibration gives the hybrid its weight: the same posteriors as the flag.
     let posteriors = |out: &std::process::Output| {
         let doc = json(out);
@@ -378,12 +387,24 @@ fn calibrate_fits_the_hybrid_lm_weight_and_infer_reads_it() {
         &held,
     ]);
     assert_eq!(posteriors(&read), posteriors(&flagged));
-    // A hybrid calibration is for the hybrid alone, and sets the weight alone.
+    // A hybrid calibration is for the hybrid alone, sets the weight alone, and applies
+    // only to the LM settings it was fitted under.
     for (args, says) in [
         (vec!["--policy", "lm"], "not --policy lm"),
         (
             vec!["--policy", "hybrid", "--lm-weight", "2"],
             "sets the LM weight",
+        ),
+        (
+            vec![
+                "--policy",
+                "hybrid",
+                "--lm-likelihood",
+                "choice",
+                "--prune-to",
+                "3",
+            ],
+            "fitted with --lm-likelihood text (this run: choice), --prune-to 2 (this run: 3)",
         ),
     ] {
         let out = bip(["infer", &held, "--calibration", &cal]
@@ -392,4 +413,23 @@ fn calibrate_fits_the_hybrid_lm_weight_and_infer_reads_it() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success() && err.contains(says), "{err}");
     }
+    // A file from before the settings were recorded is read, with a warning.
+    let mut old = file.clone();
+    old.as_object_mut().expect("object").remove("lm");
+    let old_cal = path("old.json");
+    std::fs::write(&old_cal, old.to_string()).expect("write");
+    let read_old = bip([
+        "infer",
+        "--policy",
+        "hybrid",
+        "--calibration",
+        &old_cal,
+        "--cache",
+        &cache,
+        "--json",
+        &held,
+    ]);
+    let err = String::from_utf8_lossy(&read_old.stderr);
+    assert!(err.contains("does not record the LM settings"), "{err}");
+    assert_eq!(posteriors(&read_old), posteriors(&flagged));
 }

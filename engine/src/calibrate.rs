@@ -3,8 +3,10 @@
 //! of the language model ([`fit_lm_weight`]).
 
 mod hybrid;
+mod lm_settings;
 
 pub use hybrid::{fit_lm_weight, LM_WEIGHT_RANGE};
+pub use lm_settings::{LmSettings, SettingDifference};
 
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +38,10 @@ pub struct CalibrationFile {
     /// weighs 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lm_weight: Option<f64>,
+    /// For "hybrid": the language-model settings the weight was fitted under, which a run
+    /// reading the weight must share. Files written before they were recorded lack them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lm: Option<LmSettings>,
     /// The fitted trust of nested-belief inference
     /// ([`Trust`](crate::nested::Trust)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -185,6 +191,7 @@ pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, EngineError> {
         policy: "planner".to_string(),
         beta: Some(beta),
         lm_weight: None,
+        lm: None,
         trust: None,
         mean_log_likelihood,
         questions,

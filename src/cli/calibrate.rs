@@ -87,7 +87,8 @@ fn fit_hybrid(
         pruning: built.pruning(),
         ..BatchOptions::default()
     };
-    let fit = fit_lm_weight(episodes, &hybrid, beta, &options).context("calibration failed")?;
+    let fit = fit_lm_weight(episodes, &hybrid, beta, &options, built.lm_settings())
+        .context("calibration failed")?;
     let weight = fit.lm_weight.unwrap_or_default();
     let (low, high) = LM_WEIGHT_RANGE;
     let mut what = format!("LM weight = {weight:.3} (planner weight 1, β = {beta:.3})");

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
 
-use bip::engine::calibrate::CalibrationFile;
+use bip::engine::calibrate::{CalibrationFile, LmSettings};
 use bip::engine::{
     check_beta, ActionLikelihood, HybridPolicy, Policy, PromptStyle, Pruning, TokenReduction,
     DEFAULT_BETA,
@@ -135,10 +135,8 @@ impl PolicyArgs {
     /// The library's options for the flags (β and the LM weight read from --calibration
     /// when given).
     pub fn options(&self) -> anyhow::Result<PolicyOptions> {
-        let (beta, lm_weight) = self.calibrated()?;
-        Ok(PolicyOptions {
+        let mut options = PolicyOptions {
             kind: self.kind(),
-            beta,
             model: self.model.clone(),
             adapter: self.adapter.clone(),
             large: self.large.clone(),
@@ -161,11 +159,13 @@ impl PolicyArgs {
             },
             prompt_observations: self.prompt_observations,
             planner_weight: self.planner_weight,
-            lm_weight,
             prune_to: self.prune_to,
             max_context: self.max_context,
             serving: self.scoring.options(),
-        })
+            ..PolicyOptions::default()
+        };
+        (options.beta, options.lm_weight) = self.calibrated(&options.lm_settings())?;
+        Ok(options)
     }
 
     /// Builds the policy the flags describe (loading language models as needed).
@@ -215,10 +215,11 @@ impl PolicyArgs {
     }
 
     /// β and the hybrid's LM weight from the flags, --calibration or the defaults; β
-    /// checked to be in range (the weight is checked with the other options).
-    fn calibrated(&self) -> anyhow::Result<(f64, f64)> {
+    /// checked to be in range (the weight is checked with the other options). A fitted
+    /// weight is only read under the LM settings it was fitted with (`lm`).
+    fn calibrated(&self, lm: &LmSettings) -> anyhow::Result<(f64, f64)> {
         let file = match &self.calibration {
-            Some(path) => Some((path, self.read_calibration(path)?)),
+            Some(path) => Some((path, self.read_calibration(path, lm)?)),
             None => None,
         };
         let beta = match (&file, self.beta) {
@@ -242,14 +243,21 @@ impl PolicyArgs {
     }
 
     /// Reads a calibration for this policy: a planner's (β) for any, a hybrid's (β and
-    /// the LM weight) for the hybrid only.
-    fn read_calibration(&self, path: &std::path::Path) -> anyhow::Result<CalibrationFile> {
+    /// the LM weight) for the hybrid only, under the LM settings `lm` it was fitted with.
+    fn read_calibration(
+        &self,
+        path: &std::path::Path,
+        lm: &LmSettings,
+    ) -> anyhow::Result<CalibrationFile> {
         let text = bip::io::read_input(path)?;
         let file =
             CalibrationFile::from_json(&text).with_context(|| format!("{}", path.display()))?;
         match file.policy.as_str() {
             "planner" => Ok(file),
-            "hybrid" if self.policy == PolicyKind::Hybrid => Ok(file),
+            "hybrid" if self.policy == PolicyKind::Hybrid => {
+                check_lm_settings(path, file.lm.as_ref(), lm)?;
+                Ok(file)
+            }
             "hybrid" => bail!(
                 "{}: calibrated for the hybrid policy (its LM weight), not --policy {}",
                 path.display(),
@@ -261,4 +269,43 @@ impl PolicyArgs {
             ),
         }
     }
+}
+
+/// Refuses a hybrid calibration fitted under other LM settings than the run's, naming
+/// each difference as the flag that sets it. A file from before the settings were
+/// recorded is read with a warning.
+fn check_lm_settings(
+    path: &std::path::Path,
+    fitted: Option<&LmSettings>,
+    run: &LmSettings,
+) -> anyhow::Result<()> {
+    let Some(fitted) = fitted else {
+        eprintln!(
+            "bip: warning: {} does not record the LM settings its weight was fitted under; \
+             it is read as fitted under this run's",
+            path.display()
+        );
+        return Ok(());
+    };
+    let differences: Vec<String> = fitted
+        .differences(run)
+        .into_iter()
+        .map(|d| {
+            let flag = match d.setting {
+                "score" => "--lm-score".to_string(),
+                "likelihood" => "--lm-likelihood".to_string(),
+                other => format!("--{}", other.replace('_', "-")),
+            };
+            format!("{flag} {} (this run: {})", d.fitted, d.run)
+        })
+        .collect();
+    if differences.is_empty() {
+        return Ok(());
+    }
+    bail!(
+        "{}: its LM weight was fitted with {}; run with the same LM settings, or fit again \
+         with bip calibrate",
+        path.display(),
+        differences.join(", ")
+    )
 }

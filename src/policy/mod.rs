@@ -18,10 +18,11 @@ mod load;
 mod serving;
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
+use bip_engine::calibrate::LmSettings;
 use bip_engine::{
     ActionLikelihood, HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate,
     Pruning, TextScorer, TokenReduction, DEFAULT_BETA,
@@ -241,6 +242,32 @@ impl PolicyOptions {
             per_option: self.prune_to,
             proposal_beta: self.beta,
         })
+    }
+
+    /// The language-model settings a hybrid's LM weight is fitted under and must be read
+    /// under ([`LmSettings`]): the model's and adapter's names (an alias as its file's),
+    /// how actions are scored, and the pruning.
+    pub fn lm_settings(&self) -> LmSettings {
+        let name = |path: &Path| {
+            path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        };
+        let model = match bip_models::alias_path(&self.model) {
+            Some(path) => name(&path),
+            None if self.model.contains("://") => self.model.clone(),
+            None => name(Path::new(&self.model)),
+        };
+        LmSettings {
+            model,
+            adapter: self.adapter.as_deref().map(name),
+            score: self.reduction,
+            likelihood: self.likelihood,
+            prompt_style: self.style,
+            prompt_observations: self.prompt_observations,
+            prune_to: self.prune_to,
+        }
     }
 
     /// Checks the numeric options before any model is loaded: each finite and in its

@@ -9,7 +9,9 @@
 
 use bip_episodes::Episode;
 
-use super::{golden_section_max, policy_log_likelihood, CalibrationFile, CALIBRATION_FORMAT};
+use super::{
+    golden_section_max, policy_log_likelihood, CalibrationFile, LmSettings, CALIBRATION_FORMAT,
+};
 use crate::batch::BatchOptions;
 use crate::error::EngineError;
 use crate::policy::HybridPolicy;
@@ -25,7 +27,8 @@ pub const LM_WEIGHT_RANGE: (f64, f64) = (1.0 / 64.0, 256.0);
 /// between its neighbours to a relative precision of about 2% (the grid first, because
 /// nothing makes the likelihood single-peaked in the weight). The language model scores
 /// each (prompt, action) once, on the first try; later tries reuse its scores. `beta` is
-/// the planner's β, recorded with the weight.
+/// the planner's β and `settings` what defines the LM's likelihood (the model, how it
+/// scores, the pruning), both recorded with the weight, which only applies under them.
 ///
 /// # Errors
 /// The first error of inference (a language model failing, say); also if no question
@@ -35,6 +38,7 @@ pub fn fit_lm_weight(
     hybrid: &HybridPolicy,
     beta: f64,
     options: &BatchOptions,
+    settings: LmSettings,
 ) -> Result<CalibrationFile, EngineError> {
     let at = |lm_weight: f64| {
         let policy = hybrid.reweighted(1.0, lm_weight)?;
@@ -71,6 +75,7 @@ pub fn fit_lm_weight(
         policy: "hybrid".to_string(),
         beta: Some(beta),
         lm_weight: Some(lm_weight),
+        lm: Some(settings),
         trust: None,
         mean_log_likelihood,
         questions,
@@ -143,7 +148,17 @@ mod tests {
         let once = policy_log_likelihood(&episodes, &hybrid, &options).expect("one run");
         let asked = reader.requests.load(Ordering::Relaxed);
         assert!(asked > 0, "the language model was asked");
-        let fit = fit_lm_weight(&episodes, &hybrid, 3.0, &options).expect("fit");
+        let settings = LmSettings {
+            model: "goal reader".into(),
+            adapter: None,
+            score: crate::policy::lm::TokenReduction::Mean,
+            likelihood: crate::policy::lm::ActionLikelihood::Text,
+            prompt_style: crate::policy::lm::PromptStyle::Bip,
+            prompt_observations: false,
+            prune_to: 2,
+        };
+        let fit = fit_lm_weight(&episodes, &hybrid, 3.0, &options, settings.clone()).expect("fit");
+        assert_eq!(fit.lm, Some(settings), "the settings are recorded");
         assert_eq!(
             reader.requests.load(Ordering::Relaxed),
             asked,

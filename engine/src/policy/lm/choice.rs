@@ -13,7 +13,8 @@ use crate::policy::planner::log_choice;
 use crate::policy::Situation;
 
 /// What the LM policy's log P(action | goal, state, belief) is a probability of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ActionLikelihood {
     /// The action's text after the prompt (BIP-ALM's choice).
     #[default]

@@ -27,7 +27,8 @@ use bip_episodes::Action;
 use super::{Policy, PolicyFailure, PolicyWork, Situation};
 
 /// How the per-token log-probabilities of an action's text become its log-likelihood.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum TokenReduction {
     /// Their mean (BIP-ALM's choice): long and short action names compete evenly.
     #[default]

@@ -15,7 +15,8 @@ use crate::policy::Situation;
 use crate::sightings::Sightings;
 
 /// Which wording to use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum PromptStyle {
     /// bip's own: a short instruction, then "Rooms:", "Now:", "Goal:", "Belief:" and
     /// "Next action:" lines in plain English.
