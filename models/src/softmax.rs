@@ -62,7 +62,7 @@ fn normalizer_lanes(row: &[f32]) -> (f32, f64) {
 /// Below −87 it returns `exp(−87)` (about 1.6e-38, nothing beside the row's maximum's
 /// 1); NaN stays NaN.
 #[inline(always)]
-fn exp_nonpositive(x: f32) -> f32 {
+pub(crate) fn exp_nonpositive(x: f32) -> f32 {
     // 1.5 · 2^23: adding it rounds to an integer held in the low mantissa bits.
     const SHIFT: f32 = 12_582_912.0;
     const LN2_HI: f32 = 0.693_359_4;

@@ -79,10 +79,10 @@ impl<B: Backend> Transformer<B> {
         let device = self.device();
         let d = self.hidden_size() / self.num_heads;
         let scale = 1.0 / (d as f32).sqrt();
-        let (cos_q, sin_q) = self
+        let q_tables = self
             .rope
             .tables(batch, seq, offset, self.num_heads, scale, &device);
-        let (cos_k, sin_k) = self
+        let k_tables = self
             .rope
             .tables(batch, seq, offset, self.num_kv_heads, 1.0, &device);
         let groups = self.num_heads / self.num_kv_heads;
@@ -93,15 +93,7 @@ impl<B: Backend> Transformer<B> {
             let (mask, causal) = group_mask(groups, seq, own_offset, &device);
             OwnMask::Fused(mask, causal)
         };
-        let step = Step {
-            batch,
-            seq,
-            cos_q,
-            sin_q,
-            cos_k,
-            sin_k,
-            own_mask,
-        };
+        let step = Step::new((batch, seq), q_tables, k_tables, own_mask);
         let x = self.run_blocks(tokens.reshape([batch * seq]), &step, cache);
         x.reshape([batch, seq, hidden])
     }
@@ -138,10 +130,10 @@ impl<B: Backend> Transformer<B> {
         );
         let d = self.hidden_size() / self.num_heads;
         let scale = 1.0 / (d as f32).sqrt();
-        let (cos_q, sin_q) = self
+        let q_tables = self
             .rope
             .tables_at(&positions, self.num_heads, scale, &device);
-        let (cos_k, sin_k) = self
+        let k_tables = self
             .rope
             .tables_at(&positions, self.num_kv_heads, 1.0, &device);
         let groups = self.num_heads / self.num_kv_heads;
@@ -151,15 +143,7 @@ impl<B: Backend> Transformer<B> {
         } else {
             OwnMask::Fused(Some(tree_mask(groups, &visible, nodes, &device)), false)
         };
-        let step = Step {
-            batch: 1,
-            seq: nodes,
-            cos_q,
-            sin_q,
-            cos_k,
-            sin_k,
-            own_mask,
-        };
+        let step = Step::new((1, nodes), q_tables, k_tables, own_mask);
         let ids: Vec<i32> = tree.tokens().iter().map(|&t| t as i32).collect();
         let tokens = Tensor::<B, 1, Int>::from_data(TensorData::new(ids, [nodes]), &device);
         self.run_blocks(tokens, &step, &mut cache)
@@ -272,6 +256,39 @@ mod tests {
         }
         assert_eq!(cache.len(), 6);
         assert_close(Tensor::cat(parts, 1).into_data(), full.into_data(), 1e-5);
+    }
+
+    /// A full pass over `prefix`, then a two-branch tree over its cache: both outputs as
+    /// host values, on backend `B`.
+    fn prefix_then_tree<B: Backend>(prefix: &[i32]) -> (Vec<f32>, Vec<f32>) {
+        let dev = Default::default();
+        let model = tiny().init_with_seed::<B>(7, &dev);
+        let t =
+            Tensor::<B, 1, Int>::from_data(TensorData::new(prefix.to_vec(), [prefix.len()]), &dev);
+        let mut cache = model.new_cache();
+        let full = model.forward(t.reshape([1, prefix.len()]), &mut cache);
+        let mut tree = TokenTree::default();
+        tree.push(&[5, 9, 2]);
+        tree.push(&[5, 11]);
+        let nodes = model.forward_tree(&tree, cache.into_shared());
+        let values = |d: TensorData| d.convert::<f32>().to_vec::<f32>().unwrap();
+        (values(full.into_data()), values(nodes.into_data()))
+    }
+
+    #[test]
+    fn the_cpu_host_path_computes_what_the_tensor_path_does() {
+        // Autodiff over the CPU backend takes the tensor path: rotate-half twin
+        // projections, softmax and SiLU as tensor operations.
+        let prefix = [3, 17, 5, 39, 0, 8, 21];
+        let (host_full, host_tree) = prefix_then_tree::<TestBackend>(&prefix);
+        let (tensor_full, tensor_tree) =
+            prefix_then_tree::<burn_autodiff::Autodiff<TestBackend>>(&prefix);
+        for (host, tensor) in [(host_full, tensor_full), (host_tree, tensor_tree)] {
+            assert_eq!(host.len(), tensor.len());
+            for (a, b) in host.iter().zip(&tensor) {
+                assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+            }
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@ use burn::tensor::module::attention;
 use burn::tensor::ops::AttentionModuleOptions;
 use burn::tensor::{Bool, Tensor, TensorData};
 
+use super::host::{self, HostRope};
 use super::linear::Linear;
 use super::rope;
 use crate::cache::LayerKv;
@@ -50,6 +51,33 @@ pub(crate) struct Step<B: Backend> {
     pub(crate) sin_k: Tensor<B, 2>,
     /// How the rows' own keys are masked.
     pub(crate) own_mask: OwnMask<B>,
+    /// The tables as host values on the CPU backend, which applies the rotation itself
+    /// ([`host::rope`]) rather than through the rotate-half twin projections.
+    pub(crate) host_rope: Option<HostRope>,
+}
+
+impl<B: Backend> Step<B> {
+    /// A pass's shared inputs: `q_tables` and `k_tables` are the (cosine, sine) tables of
+    /// the queries and keys (see the fields).
+    pub(crate) fn new(
+        (batch, seq): (usize, usize),
+        q_tables: (Tensor<B, 2>, Tensor<B, 2>),
+        k_tables: (Tensor<B, 2>, Tensor<B, 2>),
+        own_mask: OwnMask<B>,
+    ) -> Self {
+        let host_rope = HostRope::of(&q_tables, &k_tables);
+        let ((cos_q, sin_q), (cos_k, sin_k)) = (q_tables, k_tables);
+        Self {
+            batch,
+            seq,
+            cos_q,
+            sin_q,
+            cos_k,
+            sin_k,
+            own_mask,
+            host_rope,
+        }
+    }
 }
 
 /// Causality among the rows' own positions (shared positions are always visible).
@@ -123,10 +151,20 @@ impl<B: Backend> Attention<B> {
         let (n, s) = (step.batch, step.seq);
         let (h, kvh, d) = (self.num_heads, self.num_kv_heads, self.head_dim);
         let g = h / kvh;
-        let (q, q_rot) = self.q.forward_with_twin(&self.q_rot, h, x.clone());
-        let q = rope::apply(q, q_rot, &step.cos_q, &step.sin_q);
-        let (k, k_rot) = self.k.forward_with_twin(&self.k_rot, kvh, x.clone());
-        let k = rope::apply(k, k_rot, &step.cos_k, &step.sin_k);
+        let (q, k) = match &step.host_rope {
+            Some(r) => (
+                host::rope(self.q.forward(x.clone()), &r.cos_q, &r.sin_q, d),
+                host::rope(self.k.forward(x.clone()), &r.cos_k, &r.sin_k, d),
+            ),
+            None => {
+                let (q, q_rot) = self.q.forward_with_twin(&self.q_rot, h, x.clone());
+                let (k, k_rot) = self.k.forward_with_twin(&self.k_rot, kvh, x.clone());
+                (
+                    rope::apply(q, q_rot, &step.cos_q, &step.sin_q),
+                    rope::apply(k, k_rot, &step.cos_k, &step.sin_k),
+                )
+            }
+        };
         let v = self.v.forward(x);
         // Query heads that share a key/value head are stacked along the query axis:
         // [kv_heads, batch, groups, seq, d].
@@ -169,7 +207,8 @@ impl<B: Backend> Attention<B> {
 /// Softmax attention over shared keys (seen by every row) and each row's own keys,
 /// without copying the shared ones per row: one product per key/value head against the
 /// shared keys for all rows at once, a small batched product against the own keys, and
-/// the two softmax parts merged through a common maximum.
+/// the two softmax parts merged through a common maximum (on the CPU, normalised together
+/// in one pass on the host: [`host::softmax_split`]).
 ///
 /// # Shapes
 ///
@@ -197,6 +236,14 @@ fn cascade<B: Backend>(
             let voi = vo.clone().narrow(0, i, 1).reshape([n, own, d]);
             let s_shared = q2.matmul(ksi.transpose());
             let s_own = qi.reshape([n, rows, d]).matmul(koi.swap_dims(1, 2)) + bias.clone();
+            if host::on_host(&[&s_shared]) {
+                // Normalised in one pass on the host, so the values need no division.
+                let own_rows = s_own.reshape([n * rows, own]);
+                let (p_shared, p_own) = host::softmax_split(s_shared, own_rows);
+                let p_own = p_own.reshape([n, rows, own]);
+                let out = p_shared.matmul(vsi) + p_own.matmul(voi).reshape([n * rows, d]);
+                return out.reshape([1, n, rows, d]);
+            }
             let m = s_shared
                 .clone()
                 .max_dim(1)
@@ -310,6 +357,47 @@ pub(crate) fn tree_bias<B: Backend>(
 mod tests {
     use super::*;
     use crate::tests::TestBackend;
+
+    /// `cascade` on backend `B` over fixed inputs, as host values.
+    fn cascade_on<B: Backend>(bias_hides: usize) -> Vec<f32> {
+        let dev = Default::default();
+        let (kvh, n, rows, d, shared, own) = (2, 2, 3, 4, 5, 3);
+        let t = |shape: Vec<usize>, seed: usize| {
+            let len: usize = shape.iter().product();
+            let v: Vec<f32> = (0..len)
+                .map(|i| (((i + seed) * 7919 % 1000) as f32 - 500.0) * 0.004)
+                .collect();
+            TensorData::new(v, shape)
+        };
+        let q = Tensor::<B, 4>::from_data(t(vec![kvh, n, rows, d], 1), &dev);
+        let ks = Tensor::<B, 3>::from_data(t(vec![kvh, shared, d], 2), &dev);
+        let vs = Tensor::<B, 3>::from_data(t(vec![kvh, shared, d], 3), &dev);
+        let ko = Tensor::<B, 4>::from_data(t(vec![kvh, n, own, d], 4), &dev);
+        let vo = Tensor::<B, 4>::from_data(t(vec![kvh, n, own, d], 5), &dev);
+        // Each row hides its last `bias_hides` own keys.
+        let bias: Vec<f32> = (0..n * rows * own)
+            .map(|i| match i % own >= own - bias_hides {
+                true => f32::NEG_INFINITY,
+                false => 0.0,
+            })
+            .collect();
+        let bias = Tensor::<B, 3>::from_data(TensorData::new(bias, [n, rows, own]), &dev);
+        let out = cascade(q, &ks, &vs, ko, vo, &bias);
+        out.into_data().convert::<f32>().to_vec().unwrap()
+    }
+
+    #[test]
+    fn cascade_on_the_host_equals_the_tensor_operations() {
+        // Autodiff over the CPU backend keeps the tensor operations.
+        for hides in [0, 2] {
+            let host = cascade_on::<TestBackend>(hides);
+            let tensor = cascade_on::<burn_autodiff::Autodiff<TestBackend>>(hides);
+            assert_eq!(host.len(), tensor.len());
+            for (a, b) in host.iter().zip(&tensor) {
+                assert!((a - b).abs() < 1e-6, "{a} vs {b}");
+            }
+        }
+    }
 
     #[test]
     fn group_mask_hides_the_future_of_each_stacked_row() {

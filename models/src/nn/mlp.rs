@@ -5,6 +5,7 @@ use burn::tensor::activation::silu;
 use burn::tensor::backend::Backend;
 use burn::tensor::Tensor;
 
+use super::host;
 use super::linear::Linear;
 use crate::lora::LoraModule;
 
@@ -45,7 +46,12 @@ impl<B: Backend> Mlp<B> {
     pub(crate) fn forward(&self, x: Tensor<B, 2>) -> Tensor<B, 2> {
         let gate = self.gate.forward(x.clone());
         let up = self.up.forward(x);
-        self.down.forward(silu(gate) * up)
+        let hidden = if host::on_host(&[&gate, &up]) {
+            host::silu_mul(gate, up)
+        } else {
+            silu(gate) * up
+        };
+        self.down.forward(hidden)
     }
 }
 

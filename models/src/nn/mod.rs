@@ -1,7 +1,8 @@
 //! The decoder's layers: linear (with an optional LoRA branch), RMSNorm, rotary
-//! embeddings, attention, SwiGLU.
+//! embeddings, attention, SwiGLU; and the element-wise work they fuse on the CPU.
 
 pub(crate) mod attention;
+pub(crate) mod host;
 pub(crate) mod linear;
 pub(crate) mod lora;
 pub(crate) mod mlp;
