@@ -8,7 +8,11 @@
 //! projections ([`rotate_half_columns`]); a forward pass then only multiplies and adds
 //! whole contiguous tensors, with cosine and sine tables laid out like the projections'
 //! outputs ([`Rope::tables`]). Slicing and concatenating along a head's width, which costs
-//! a strided copy per operation on the CPU backend, is avoided.
+//! a strided copy per operation on the CPU backend, is avoided. The CPU backend itself
+//! does without the twins: it reads `rotate_half` straight from the projection's output
+//! on the host ([`super::host::rope`]), a pass over memory instead of a second product;
+//! the twins serve the other backends, and training, whose gradients need tensor
+//! operations.
 
 use std::sync::Arc;
 
