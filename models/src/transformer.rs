@@ -9,7 +9,9 @@ use burn::tensor::{Int, Tensor, TensorData};
 
 use crate::cache::KvCache;
 use crate::lora::LoraModule;
-use crate::nn::attention::{group_mask, own_bias, tree_bias, tree_mask, Attention, OwnMask, Step};
+use crate::nn::attention::{
+    group_mask, own_bias, tree_bias, tree_mask, Attention, OwnMask, Rotary, Step,
+};
 use crate::nn::linear::Linear;
 use crate::nn::mlp::Mlp;
 use crate::nn::norm::RmsNorm;
@@ -77,14 +79,9 @@ impl<B: Backend> Transformer<B> {
             "cache of another model"
         );
         let device = self.device();
-        let d = self.hidden_size() / self.num_heads;
-        let scale = 1.0 / (d as f32).sqrt();
-        let q_tables = self
-            .rope
-            .tables(batch, seq, offset, self.num_heads, scale, &device);
-        let k_tables = self
-            .rope
-            .tables(batch, seq, offset, self.num_kv_heads, 1.0, &device);
+        let positions: Vec<usize> = (0..batch).flat_map(|_| offset..offset + seq).collect();
+        let heads = (self.num_heads, self.num_kv_heads);
+        let rotary = Rotary::at(&self.rope, &positions, heads, &device);
         let groups = self.num_heads / self.num_kv_heads;
         let own_offset = offset - cache.shared_len();
         let own_mask = if cache.shared_len() > 0 {
@@ -93,7 +90,12 @@ impl<B: Backend> Transformer<B> {
             let (mask, causal) = group_mask(groups, seq, own_offset, &device);
             OwnMask::Fused(mask, causal)
         };
-        let step = Step::new((batch, seq), q_tables, k_tables, own_mask);
+        let step = Step {
+            batch,
+            seq,
+            rotary,
+            own_mask,
+        };
         let x = self.run_blocks(tokens.reshape([batch * seq]), &step, cache);
         x.reshape([batch, seq, hidden])
     }
@@ -128,14 +130,8 @@ impl<B: Backend> Transformer<B> {
             "tree deeper than the context of {}",
             self.max_len()
         );
-        let d = self.hidden_size() / self.num_heads;
-        let scale = 1.0 / (d as f32).sqrt();
-        let q_tables = self
-            .rope
-            .tables_at(&positions, self.num_heads, scale, &device);
-        let k_tables = self
-            .rope
-            .tables_at(&positions, self.num_kv_heads, 1.0, &device);
+        let heads = (self.num_heads, self.num_kv_heads);
+        let rotary = Rotary::at(&self.rope, &positions, heads, &device);
         let groups = self.num_heads / self.num_kv_heads;
         let visible = tree.visibility();
         let own_mask = if offset > 0 {
@@ -143,7 +139,12 @@ impl<B: Backend> Transformer<B> {
         } else {
             OwnMask::Fused(Some(tree_mask(groups, &visible, nodes, &device)), false)
         };
-        let step = Step::new((1, nodes), q_tables, k_tables, own_mask);
+        let step = Step {
+            batch: 1,
+            seq: nodes,
+            rotary,
+            own_mask,
+        };
         let ids: Vec<i32> = tree.tokens().iter().map(|&t| t as i32).collect();
         let tokens = Tensor::<B, 1, Int>::from_data(TensorData::new(ids, [nodes]), &device);
         self.run_blocks(tokens, &step, &mut cache)

@@ -8,7 +8,7 @@ use burn::tensor::{Bool, Tensor, TensorData};
 
 use super::host::{self, HostRope};
 use super::linear::Linear;
-use super::rope;
+use super::rope::{self, Rope};
 use crate::cache::LayerKv;
 use crate::lora::LoraModule;
 
@@ -40,42 +40,66 @@ pub(crate) struct Step<B: Backend> {
     pub(crate) batch: usize,
     /// New positions per sequence.
     pub(crate) seq: usize,
-    /// Rotary tables for the queries, `[batch * seq, heads * head_dim]`, scaled by
-    /// `1/sqrt(head_dim)` (the attention scale, folded in).
-    pub(crate) cos_q: Tensor<B, 2>,
-    /// See `cos_q`.
-    pub(crate) sin_q: Tensor<B, 2>,
-    /// Rotary tables for the keys, `[batch * seq, kv_heads * head_dim]`.
-    pub(crate) cos_k: Tensor<B, 2>,
-    /// See `cos_k`.
-    pub(crate) sin_k: Tensor<B, 2>,
+    /// The rows' rotary tables.
+    pub(crate) rotary: Rotary<B>,
     /// How the rows' own keys are masked.
     pub(crate) own_mask: OwnMask<B>,
-    /// The tables as host values on the CPU backend, which applies the rotation itself
-    /// ([`host::rope`]) rather than through the rotate-half twin projections.
-    pub(crate) host_rope: Option<HostRope>,
 }
 
-impl<B: Backend> Step<B> {
-    /// A pass's shared inputs: `q_tables` and `k_tables` are the (cosine, sine) tables of
-    /// the queries and keys (see the fields).
-    pub(crate) fn new(
-        (batch, seq): (usize, usize),
-        q_tables: (Tensor<B, 2>, Tensor<B, 2>),
-        k_tables: (Tensor<B, 2>, Tensor<B, 2>),
-        own_mask: OwnMask<B>,
+/// The rotary tables of a pass's rows, laid out like the query and key projections'
+/// outputs: the queries' `[rows, heads * head_dim]`, scaled by `1/sqrt(head_dim)` (the
+/// attention scale, folded in), the keys' `[rows, kv_heads * head_dim]`.
+pub(crate) enum Rotary<B: Backend> {
+    /// On the CPU backend, host values: it rotates on the host ([`host::rope`]) rather
+    /// than through the rotate-half twin projections.
+    Host(HostRope),
+    /// On other backends, tensors for the twin products ([`rope::apply`]).
+    Twins {
+        /// Queries' cosines.
+        cos_q: Tensor<B, 2>,
+        /// Queries' sines.
+        sin_q: Tensor<B, 2>,
+        /// Keys' cosines.
+        cos_k: Tensor<B, 2>,
+        /// Keys' sines.
+        sin_k: Tensor<B, 2>,
+    },
+}
+
+impl<B: Backend> Rotary<B> {
+    /// The tables of rows at `positions`, for `heads` query and `kv_heads` key heads.
+    ///
+    /// # Panics
+    ///
+    /// When a position is not below the tables' length; callers check the context.
+    pub(crate) fn at(
+        rope: &Rope,
+        positions: &[usize],
+        (heads, kv_heads): (usize, usize),
+        device: &B::Device,
     ) -> Self {
-        let host_rope = HostRope::of(&q_tables, &k_tables);
-        let ((cos_q, sin_q), (cos_k, sin_k)) = (q_tables, k_tables);
-        Self {
-            batch,
-            seq,
-            cos_q,
-            sin_q,
-            cos_k,
-            sin_k,
-            own_mask,
-            host_rope,
+        let d = rope.head_dim();
+        let (cos_q, sin_q) = rope.values_at(positions, heads, 1.0 / (d as f32).sqrt());
+        let (cos_k, sin_k) = rope.values_at(positions, kv_heads, 1.0);
+        if host::backend_on_host::<B>() {
+            return Self::Host(HostRope {
+                cos_q,
+                sin_q,
+                cos_k,
+                sin_k,
+            });
+        }
+        let tensor = |values: Vec<f32>, heads: usize| {
+            Tensor::from_data(
+                TensorData::new(values, [positions.len(), heads * d]),
+                device,
+            )
+        };
+        Self::Twins {
+            cos_q: tensor(cos_q, heads),
+            sin_q: tensor(sin_q, heads),
+            cos_k: tensor(cos_k, kv_heads),
+            sin_k: tensor(sin_k, kv_heads),
         }
     }
 }
@@ -151,17 +175,22 @@ impl<B: Backend> Attention<B> {
         let (n, s) = (step.batch, step.seq);
         let (h, kvh, d) = (self.num_heads, self.num_kv_heads, self.head_dim);
         let g = h / kvh;
-        let (q, k) = match &step.host_rope {
-            Some(r) => (
+        let (q, k) = match &step.rotary {
+            Rotary::Host(r) => (
                 host::rope(self.q.forward(x.clone()), &r.cos_q, &r.sin_q, d),
                 host::rope(self.k.forward(x.clone()), &r.cos_k, &r.sin_k, d),
             ),
-            None => {
+            Rotary::Twins {
+                cos_q,
+                sin_q,
+                cos_k,
+                sin_k,
+            } => {
                 let (q, q_rot) = self.q.forward_with_twin(&self.q_rot, h, x.clone());
                 let (k, k_rot) = self.k.forward_with_twin(&self.k_rot, kvh, x.clone());
                 (
-                    rope::apply(q, q_rot, &step.cos_q, &step.sin_q),
-                    rope::apply(k, k_rot, &step.cos_k, &step.sin_k),
+                    rope::apply(q, q_rot, cos_q, sin_q),
+                    rope::apply(k, k_rot, cos_k, sin_k),
                 )
             }
         };

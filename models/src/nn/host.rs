@@ -23,7 +23,12 @@ use crate::softmax::exp_nonpositive;
 /// `f32`. Whoever takes them should hold no other handle on them (no clone), or their
 /// buffers are copied rather than taken.
 pub(crate) fn on_host<B: Backend, const D: usize>(tensors: &[&Tensor<B, D>]) -> bool {
-    TypeId::of::<B>() == TypeId::of::<Cpu>() && tensors.iter().all(|t| t.dtype() == DType::F32)
+    backend_on_host::<B>() && tensors.iter().all(|t| t.dtype() == DType::F32)
+}
+
+/// Whether `B` is the CPU backend, whose tensors these kernels may take over.
+pub(crate) fn backend_on_host<B: Backend>() -> bool {
+    TypeId::of::<B>() == TypeId::of::<Cpu>()
 }
 
 /// A tensor's values, taken without a copy where nothing else holds them. After
@@ -178,7 +183,7 @@ pub(crate) fn silu_mul<B: Backend>(gate: Tensor<B, 2>, up: Tensor<B, 2>) -> Tens
 }
 
 /// Cosine and sine tables of a pass as host values, for [`rope`]: laid out like the
-/// query and key projections' outputs (see `Step`).
+/// query and key projections' outputs (see `Rotary`).
 pub(crate) struct HostRope {
     /// `[rows, heads * head_dim]`, the attention scale folded in.
     pub(crate) cos_q: Vec<f32>,
@@ -188,22 +193,6 @@ pub(crate) struct HostRope {
     pub(crate) cos_k: Vec<f32>,
     /// See `cos_k`.
     pub(crate) sin_k: Vec<f32>,
-}
-
-impl HostRope {
-    /// The tables' values, where [`on_host`] holds for them (once per pass: every layer
-    /// reads them).
-    pub(crate) fn of<B: Backend>(
-        (cos_q, sin_q): &(Tensor<B, 2>, Tensor<B, 2>),
-        (cos_k, sin_k): &(Tensor<B, 2>, Tensor<B, 2>),
-    ) -> Option<Self> {
-        on_host(&[cos_q, sin_q, cos_k, sin_k]).then(|| Self {
-            cos_q: take_values(cos_q.clone()),
-            sin_q: take_values(sin_q.clone()),
-            cos_k: take_values(cos_k.clone()),
-            sin_k: take_values(sin_k.clone()),
-        })
-    }
 }
 
 /// The rotary embedding of a projection's output rows, `x ⊙ cos + rotate_half(x) ⊙ sin`

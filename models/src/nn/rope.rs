@@ -7,7 +7,7 @@
 //! `rotate_half` is linear, so the model folds it into a second copy of the query and key
 //! projections ([`rotate_half_columns`]); a forward pass then only multiplies and adds
 //! whole contiguous tensors, with cosine and sine tables laid out like the projections'
-//! outputs ([`Rope::tables`]). Slicing and concatenating along a head's width, which costs
+//! outputs ([`Rope::values_at`]). Slicing and concatenating along a head's width, which costs
 //! a strided copy per operation on the CPU backend, is avoided. The CPU backend itself
 //! does without the twins: it reads `rotate_half` straight from the projection's output
 //! on the host ([`super::host::rope`]), a pass over memory instead of a second product;
@@ -17,7 +17,7 @@
 use std::sync::Arc;
 
 use burn::tensor::backend::Backend;
-use burn::tensor::{Tensor, TensorData};
+use burn::tensor::Tensor;
 
 /// Host-side cosine and sine of every position below `max_len` and every frequency.
 /// Cloning is cheap (the tables are shared), as a model is cloned to attach LoRA branches.
@@ -58,57 +58,37 @@ impl Rope {
         self.max_len
     }
 
-    /// Cosines and sines for `batch` rows of `seq` positions starting at `offset`, each
-    /// repeated over `heads` heads and multiplied by `scale`: laid out like a projection's
-    /// output.
-    ///
-    /// # Shapes
-    ///
-    /// Both `[batch * seq, heads * head_dim]`; row `b * seq + p` is position `offset + p`.
-    ///
-    /// # Panics
-    ///
-    /// When `offset + seq` exceeds [`Rope::max_len`]; callers check the context length.
-    pub(crate) fn tables<B: Backend>(
-        &self,
-        batch: usize,
-        seq: usize,
-        offset: usize,
-        heads: usize,
-        scale: f32,
-        device: &B::Device,
-    ) -> (Tensor<B, 2>, Tensor<B, 2>) {
-        let positions: Vec<usize> = (0..batch).flat_map(|_| offset..offset + seq).collect();
-        self.tables_at(&positions, heads, scale, device)
+    /// Width of one head.
+    pub(crate) fn head_dim(&self) -> usize {
+        self.head_dim
     }
 
-    /// Like [`Rope::tables`], for one row per entry of `positions`.
+    /// Cosines and sines for one row per entry of `positions`, each repeated over `heads`
+    /// heads and multiplied by `scale`: laid out like a projection's output.
     ///
     /// # Shapes
     ///
-    /// Both `[positions.len(), heads * head_dim]`.
+    /// Both `[positions.len(), heads * head_dim]`, row-major.
     ///
     /// # Panics
     ///
-    /// When a position is not below [`Rope::max_len`].
-    pub(crate) fn tables_at<B: Backend>(
+    /// When a position is not below [`Rope::max_len`]; callers check the context length.
+    pub(crate) fn values_at(
         &self,
         positions: &[usize],
         heads: usize,
         scale: f32,
-        device: &B::Device,
-    ) -> (Tensor<B, 2>, Tensor<B, 2>) {
+    ) -> (Vec<f32>, Vec<f32>) {
         let d = self.head_dim;
-        let width = heads * d;
         let build = |table: &[f32]| {
-            let mut out = Vec::with_capacity(positions.len() * width);
+            let mut out = Vec::with_capacity(positions.len() * heads * d);
             for &p in positions {
                 let row = &table[p * d..(p + 1) * d];
                 for _ in 0..heads {
                     out.extend(row.iter().map(|&x| x * scale));
                 }
             }
-            Tensor::from_data(TensorData::new(out, [positions.len(), width]), device)
+            out
         };
         (build(&self.cos), build(&self.sin))
     }
@@ -151,7 +131,7 @@ pub(crate) fn rotate_half_rows<B: Backend>(t: Tensor<B, 2>, heads: usize) -> Ten
 }
 
 /// Applies the rotation given the projection `x`, its rotate-half twin `x_rot` and the
-/// tables of [`Rope::tables`].
+/// tables of [`Rope::values_at`] as tensors.
 ///
 /// # Shapes
 ///
@@ -169,6 +149,7 @@ pub(crate) fn apply<B: Backend>(
 mod tests {
     use super::*;
     use crate::tests::{assert_close, TestBackend};
+    use burn::tensor::TensorData;
 
     #[test]
     fn rotates_pairs_by_position() {
@@ -180,9 +161,11 @@ mod tests {
         let rows = [x, x].concat();
         let x_rot = rotate_half_columns(&rows, 1, 4);
         assert_eq!(&x_rot[..4], &[-3.0, -4.0, 1.0, 2.0]);
-        let (cos, sin) = rope.tables::<TestBackend>(1, 2, 3, 1, 1.0, &dev);
+        let (cos, sin) = rope.values_at(&[3, 4], 1, 1.0);
         let t = |v: Vec<f32>| Tensor::<TestBackend, 2>::from_data(TensorData::new(v, [2, 4]), &dev);
-        let y = apply(t(rows), t(x_rot), &cos, &sin);
+        let y = apply(t(rows.clone()), t(x_rot), &t(cos.clone()), &t(sin.clone()));
+        // The CPU's host rotation reads rotate_half from the rows themselves.
+        let on_host = super::super::host::rope(t(rows), &cos, &sin, 4);
         let mut expected = Vec::new();
         for pos in [3.0f64, 4.0] {
             let a0 = pos;
@@ -195,8 +178,12 @@ mod tests {
                 4.0 * c1 + 2.0 * s1,
             ]);
         }
-        let expected: Vec<f32> = expected.into_iter().map(|v| v as f32).collect();
-        assert_close(y.into_data(), TensorData::new(expected, [2, 4]), 1e-5);
+        let expected = TensorData::new(
+            expected.into_iter().map(|v| v as f32).collect::<Vec<_>>(),
+            [2, 4],
+        );
+        assert_close(y.into_data(), expected.clone(), 1e-5);
+        assert_close(on_host.into_data(), expected, 1e-5);
     }
 
     #[test]
@@ -216,14 +203,13 @@ mod tests {
     }
 
     #[test]
-    fn tables_repeat_over_heads_and_batch() {
+    fn tables_repeat_over_heads_and_rows() {
         let rope = Rope::new(2, 4, 10000.0);
-        let (cos, _) = rope.tables::<TestBackend>(2, 2, 1, 3, 1.0, &Default::default());
-        assert_eq!(cos.dims(), [4, 6]);
-        let v: Vec<f32> = cos.into_data().to_vec().unwrap();
-        let c1 = 1f32.cos();
-        let c2 = 2f32.cos();
-        assert!((v[0] - c1).abs() < 1e-6 && (v[5] - c1).abs() < 1e-6);
-        assert!((v[6] - c2).abs() < 1e-6 && (v[12] - c1).abs() < 1e-6);
+        let (cos, sin) = rope.values_at(&[1, 2, 1], 3, 0.5);
+        assert_eq!((cos.len(), sin.len()), (18, 18));
+        let (c1, c2, s1) = (0.5 * 1f32.cos(), 0.5 * 2f32.cos(), 0.5 * 1f32.sin());
+        assert!((cos[0] - c1).abs() < 1e-6 && (cos[5] - c1).abs() < 1e-6);
+        assert!((cos[6] - c2).abs() < 1e-6 && (cos[12] - c1).abs() < 1e-6);
+        assert!((sin[1] - s1).abs() < 1e-6);
     }
 }
