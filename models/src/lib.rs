@@ -31,7 +31,8 @@
 //! - Models run on [`backend::Cpu`] (burn-flex), or `backend::Cuda` with the `cuda`
 //!   feature; a [`Device`] (`cpu`, `cuda`, `cuda:N`) picks one at run time and
 //!   [`Device::run`] runs a [`BackendTask`] on it. [`resolve_model`] maps a path or an
-//!   alias (`smollm2-135m`, fetched by `scripts/fetch-models.sh`) to a file.
+//!   alias (`smollm2-135m`, `qwen2.5-coder-0.5b`, `qwen2.5-coder-1.5b`, fetched by
+//!   `scripts/fetch-models.sh`) to a file.
 //!
 //! # Example
 //!

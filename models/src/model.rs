@@ -122,6 +122,26 @@ impl<B: Backend> LanguageModel<B> {
         }
     }
 
+    /// This model with `adapter` attached as LoRA branches beside its weights, unmerged.
+    /// The copy shares this model's weights (burn tensors are reference-counted), so a
+    /// weak-to-strong expert made from its naive base costs the adapter's factors, not a
+    /// second model. It scores what [`LanguageModel::load_with_adapter`] scores, up to
+    /// rounding (the update is added to the layer's output rather than to its weight).
+    ///
+    /// # Errors
+    ///
+    /// What [`LoraAdapter::check`] returns for an update that does not fit this model.
+    pub fn with_adapter(&self, adapter: &LoraAdapter) -> Result<Self> {
+        adapter.check(&self.config)?;
+        let (transformer, _) = self.transformer.with_branches(adapter, false)?;
+        Ok(Self::from_parts(
+            transformer,
+            self.tokenizer.clone(),
+            self.config.clone(),
+            self.info.clone(),
+        ))
+    }
+
     /// The decoder.
     pub fn transformer(&self) -> &Transformer<B> {
         &self.transformer

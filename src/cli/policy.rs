@@ -73,7 +73,8 @@ pub struct PolicyArgs {
     #[arg(long, conflicts_with = "beta")]
     calibration: Option<PathBuf>,
     /// Language model of the lm and hybrid policies: a GGUF file, a Hugging Face folder,
-    /// an alias (smollm2-135m, fetched by scripts/fetch-models.sh), or a served model
+    /// an alias (smollm2-135m, qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, fetched by
+    /// scripts/fetch-models.sh), or a served model
     /// (`http://HOST:PORT/v1` or `URL#NAME`, with --tokenizer).
     #[arg(long, default_value = "smollm2-135m")]
     model: String,

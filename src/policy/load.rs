@@ -27,19 +27,20 @@ pub fn load_model<B: Backend>(
     device: &B::Device,
 ) -> Result<LanguageModel<B>, PolicyError> {
     let path = resolve_model(spec).map_err(PolicyError::NotFound)?;
-    let adapter = adapter
-        .map(|dir| {
-            LoraAdapter::load(dir).map_err(|source| PolicyError::Adapter {
-                path: dir.to_path_buf(),
-                source,
-            })
-        })
-        .transpose()?;
+    let adapter = adapter.map(read_adapter).transpose()?;
     LanguageModel::load_with(&path, adapter.as_ref(), options, device).map_err(|source| {
         PolicyError::Model {
             path: path.display().to_string(),
             source,
         }
+    })
+}
+
+/// The PEFT LoRA adapter in folder `dir`.
+fn read_adapter(dir: &Path) -> Result<LoraAdapter, PolicyError> {
+    LoraAdapter::load(dir).map_err(|source| PolicyError::Adapter {
+        path: dir.to_path_buf(),
+        source,
     })
 }
 
@@ -104,14 +105,34 @@ impl BackendTask for W2s<'_> {
                     source: Box::new(e),
                 })
         };
+        // The expert is usually the naive model plus an adapter: then it is the naive
+        // model's weights with LoRA branches attached, not a second copy of them.
+        let expert_of = |naive_model: &Arc<LanguageModel<B>>| {
+            if expert != naive {
+                return load(expert, expert_adapter, "expert");
+            }
+            let Some(dir) = expert_adapter else {
+                return Ok(Arc::clone(naive_model));
+            };
+            read_adapter(dir)
+                .and_then(|adapter| {
+                    naive_model
+                        .with_adapter(&adapter)
+                        .map_err(|source| PolicyError::Adapter {
+                            path: dir.to_path_buf(),
+                            source,
+                        })
+                })
+                .map(Arc::new)
+                .map_err(|e| PolicyError::W2sRole {
+                    role: "expert",
+                    source: Box::new(e),
+                })
+        };
         let large = match large {
             Large::Served(served) => {
                 let naive_model = load(naive, None, "naive")?;
-                let expert_model = if expert == naive && expert_adapter.is_none() {
-                    Arc::clone(&naive_model)
-                } else {
-                    load(expert, expert_adapter, "expert")?
-                };
+                let expert_model = expert_of(&naive_model)?;
                 let w2s = RemoteW2sScorer::new(*served, expert_model, naive_model, alpha, widest)
                     .map_err(PolicyError::W2s)?;
                 return Ok(Box::new(w2s));
@@ -124,11 +145,7 @@ impl BackendTask for W2s<'_> {
         } else {
             load(naive, None, "naive")?
         };
-        let expert_model = if expert == naive && expert_adapter.is_none() {
-            Arc::clone(&naive_model)
-        } else {
-            load(expert, expert_adapter, "expert")?
-        };
+        let expert_model = expert_of(&naive_model)?;
         let w2s = WeakToStrong::new(large.1, expert_model, naive_model, alpha)
             .map_err(PolicyError::W2s)?;
         Ok(Box::new(W2sScorer::new(w2s)))

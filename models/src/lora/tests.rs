@@ -66,6 +66,37 @@ fn adapter_merges_identically_into_gguf_and_hf_models() {
 }
 
 #[test]
+fn an_adapter_attached_as_branches_scores_as_merged_and_leaves_the_base_alone() {
+    let dir = temp_dir("lora-branches");
+    let config = tiny_config();
+    let (gguf, _, _) = write_tiny_gguf_and_hf(&dir, &config, 24);
+    let adapter = LoraAdapter::random(&config, LoraConfig::new(4, 8.0), 7, 0.5);
+    let dev = Default::default();
+    let merged = LanguageModel::<TestBackend>::load_with_adapter(&gguf, &adapter, &dev).unwrap();
+    let base = LanguageModel::<TestBackend>::load(&gguf, &dev).unwrap();
+    let before = logits(base.transformer(), &IDS);
+    let branched = base.with_adapter(&adapter).unwrap();
+    let (b, m) = (
+        logits(branched.transformer(), &IDS),
+        logits(merged.transformer(), &IDS),
+    );
+    assert!(
+        max_diff(&b, &m) < 1e-4,
+        "branches vs merged: {}",
+        max_diff(&b, &m)
+    );
+    assert!(max_diff(&b, &before) > 1e-2, "the adapter changed nothing");
+    // The base it was made from still scores as itself.
+    assert_eq!(logits(base.transformer(), &IDS), before);
+    // An adapter for other sizes is refused, naming its tensor.
+    let wider = LlamaConfig::new(config.vocab_size, 512, 256, 2, 4, 2);
+    let misfit = LoraAdapter::random(&wider, LoraConfig::new(4, 8.0), 7, 0.5);
+    let err = base.with_adapter(&misfit).unwrap_err().to_string();
+    assert!(err.contains("does not fit the model"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn query_and_key_updates_alone_agree_across_formats() {
     let dir = temp_dir("lora-qk");
     let config = tiny_config();

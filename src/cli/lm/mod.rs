@@ -41,8 +41,8 @@ enum LmCommand {
 
 #[derive(Debug, Args)]
 struct ModelArgs {
-    /// A GGUF file, a Hugging Face folder, an alias (smollm2-135m, fetched by
-    /// scripts/fetch-models.sh), or for `score` a served model (`http://HOST:PORT/v1` or
+    /// A GGUF file, a Hugging Face folder, an alias (smollm2-135m, qwen2.5-coder-0.5b,
+    /// qwen2.5-coder-1.5b, fetched by scripts/fetch-models.sh), or for `score` a served model (`http://HOST:PORT/v1` or
     /// `URL#NAME`, with --tokenizer).
     #[arg(long)]
     model: String,
