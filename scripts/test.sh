@@ -21,4 +21,6 @@ scripts/fetch-models.sh
 # minutes on two cores, then cached under ~/.cache/bip/.
 scripts/llama-env.sh >/dev/null
 cargo test --workspace --locked
+# The CPU half of the CUDA check (examples/device_check.rs), as a GPU machine runs it.
+cargo run --locked --example device_check -- smollm2 cpu
 scripts/test-python.sh
