@@ -19,12 +19,13 @@ use crate::lora::LoraModule;
 pub(crate) struct Attention<B: Backend> {
     /// `[hidden, heads * head_dim]`.
     q: Linear<B>,
-    /// `q` with `rotate_half` folded in.
-    q_rot: Linear<B>,
+    /// `q` with `rotate_half` folded in; only on backends that rotate through products
+    /// ([`Rotary::Twins`]).
+    q_rot: Option<Linear<B>>,
     /// `[hidden, kv_heads * head_dim]`.
     k: Linear<B>,
-    /// `k` with `rotate_half` folded in.
-    k_rot: Linear<B>,
+    /// `k` with `rotate_half` folded in, as `q_rot`.
+    k_rot: Option<Linear<B>>,
     /// `[hidden, kv_heads * head_dim]`.
     v: Linear<B>,
     /// `[heads * head_dim, hidden]`.
@@ -117,9 +118,9 @@ pub(crate) enum OwnMask<B: Backend> {
 /// The projections of one attention layer, each `[in, out]`.
 pub(crate) struct AttentionWeights<B: Backend> {
     pub(crate) q: Linear<B>,
-    pub(crate) q_rot: Linear<B>,
+    pub(crate) q_rot: Option<Linear<B>>,
     pub(crate) k: Linear<B>,
-    pub(crate) k_rot: Linear<B>,
+    pub(crate) k_rot: Option<Linear<B>>,
     pub(crate) v: Linear<B>,
     pub(crate) out: Linear<B>,
 }
@@ -186,8 +187,13 @@ impl<B: Backend> Attention<B> {
                 cos_k,
                 sin_k,
             } => {
-                let (q, q_rot) = self.q.forward_with_twin(&self.q_rot, h, x.clone());
-                let (k, k_rot) = self.k.forward_with_twin(&self.k_rot, kvh, x.clone());
+                // Built on every backend that takes this arm (see `Rotary::at`).
+                fn twin<B: Backend>(t: &Option<Linear<B>>) -> &Linear<B> {
+                    t.as_ref()
+                        .expect("rotate-half twins are built off the host")
+                }
+                let (q, q_rot) = self.q.forward_with_twin(twin(&self.q_rot), h, x.clone());
+                let (k, k_rot) = self.k.forward_with_twin(twin(&self.k_rot), kvh, x.clone());
                 (
                     rope::apply(q, q_rot, cos_q, sin_q),
                     rope::apply(k, k_rot, cos_k, sin_k),

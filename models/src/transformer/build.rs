@@ -9,6 +9,7 @@ use crate::error::{ModelError, Result};
 use crate::load::MAX_CONTEXT_LIMIT;
 use crate::lora::LoraModule;
 use crate::nn::attention::{Attention, AttentionWeights};
+use crate::nn::host::backend_on_host;
 use crate::nn::linear::{frozen, Linear};
 use crate::nn::mlp::Mlp;
 use crate::nn::norm::RmsNorm;
@@ -44,17 +45,21 @@ impl<B: Backend> Transformer<B> {
             device,
         };
         let embed = build.get("model.embed_tokens.weight".into(), &[v, h])?;
+        // The head is `[hidden, vocab]` and contiguous (multiplying by a transposed view
+        // would copy the matrix on every call); a tied embedding is then read from its
+        // columns rather than held twice.
+        let tied = config.tie_embeddings.then(|| transpose(&embed, v, h));
+        let embed = (!config.tie_embeddings).then(|| frozen(matrix(embed, [v, h], device)));
         let blocks = (0..config.num_layers)
             .map(|layer| build.block(layer))
             .collect::<Result<_>>()?;
         let norm = build.norm("model.norm.weight".into())?;
-        let head = if config.tie_embeddings {
-            transpose(&embed, v, h)
-        } else {
-            transpose(&build.get("lm_head.weight".into(), &[v, h])?, v, h)
+        let head = match tied {
+            Some(head) => head,
+            None => transpose(&build.get("lm_head.weight".into(), &[v, h])?, v, h),
         };
         Ok(Self {
-            embed: frozen(matrix(embed, [v, h], device)),
+            embed,
             blocks,
             norm,
             head: frozen(matrix(head, [h, v], device)),
@@ -132,19 +137,22 @@ impl<B: Backend> Builder<'_, B> {
         Ok(self.linear_from(transpose(&w, out, inp), [inp, out], bias))
     }
 
-    /// The query or key projection `module` of block `layer` and its rotate-half twin.
+    /// The query or key projection `module` of block `layer` and, on backends that rotate
+    /// through products, its rotate-half twin (the CPU rotates on the host and never
+    /// multiplies it, so it is not built there).
     fn rotary_pair(
         &mut self,
         layer: usize,
         module: LoraModule,
         heads: usize,
-    ) -> Result<(Linear<B>, Linear<B>)> {
+    ) -> Result<(Linear<B>, Option<Linear<B>>)> {
         let (w, bias) = self.weight_and_bias(layer, module)?;
         let [out, inp] = module.shape(self.config);
         let w = transpose(&w, out, inp);
         let d = self.config.head_dim();
         let rot = |x: &[f32]| rotate_half_columns(x, heads, d);
-        let twin = self.linear_from(rot(&w), [inp, out], bias.as_deref().map(rot));
+        let twin = (!backend_on_host::<B>())
+            .then(|| self.linear_from(rot(&w), [inp, out], bias.as_deref().map(rot)));
         Ok((self.linear_from(w, [inp, out], bias), twin))
     }
 
