@@ -417,3 +417,53 @@ fn variance_merge_refuses_missing_shards_impossible_figures_and_unknown_themes()
         &["bare.jsonl: no run line"],
     );
 }
+
+/// `bip` with `args`, its standard output or standard error (`stream`) a full device:
+/// the exit status.
+fn status_writing_to_full(args: &[&str], stream: &str) -> Option<i32> {
+    use std::process::{Command, Stdio};
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens")
+    };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bip"));
+    command.args(args).stdin(Stdio::null());
+    match stream {
+        "stdout" => command.stdout(full()).stderr(Stdio::null()),
+        _ => command.stderr(full()).stdout(Stdio::null()),
+    };
+    command.status().expect("bip runs").code()
+}
+
+#[test]
+fn a_standard_error_that_cannot_be_written_is_no_panic() {
+    let missing = root().join("episodes/examples/no-such-episode.json");
+    let missing = missing.to_str().expect("a UTF-8 path");
+    // The error cannot be shown, but the status still says what happened: 2, not a
+    // panic's 101.
+    assert_eq!(
+        status_writing_to_full(&["infer", missing], "stderr"),
+        Some(2)
+    );
+    assert_eq!(
+        status_writing_to_full(&["--no-such-flag"], "stderr"),
+        Some(2)
+    );
+    // A command that succeeds and only notes progress on standard error still succeeds.
+    let example = root().join("episodes/examples/1.2-false-belief-short.json");
+    assert_eq!(
+        status_writing_to_full(&["infer", example.to_str().expect("UTF-8")], "stderr"),
+        Some(0)
+    );
+}
+
+#[test]
+fn help_that_cannot_be_written_is_not_success() {
+    assert_eq!(status_writing_to_full(&["--help"], "stdout"), Some(2));
+    assert_eq!(status_writing_to_full(&["--version"], "stdout"), Some(2));
+    let written = bip(["--help"]);
+    assert!(written.status.success());
+    assert!(String::from_utf8_lossy(&written.stdout).contains("Usage: bip"));
+}

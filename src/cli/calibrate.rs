@@ -64,14 +64,14 @@ pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let text = serde_json::to_string_pretty(&fit).context("serialising the calibration")? + "\n";
     outputs.put(slot, text);
     out.write(&outputs.commit()?)?;
-    eprintln!(
+    note!(
         "bip: {what} (mean log-likelihood of the correct options {:.4} over {} questions), saved to {}",
         fit.mean_log_likelihood,
         fit.questions,
         args.out.display()
     );
     for line in args.policy.cache_report() {
-        eprintln!("bip: {line}");
+        note!("bip: {line}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -122,13 +122,13 @@ pub fn run(args: &EvalArgs, limits: &Limits, out: &mut Output) -> anyhow::Result
     outputs.set.put(outputs.report, report);
     out.write(&outputs.set.commit()?)?;
     let questions = run.outcomes.len();
-    eprintln!(
+    note!(
         "bip: {questions} questions from {} episodes in {seconds:.2} s ({:.1} ms per question)",
         episodes.len(),
         seconds * 1e3 / questions.max(1) as f64
     );
     for line in args.policy.cache_report() {
-        eprintln!("bip: {line}");
+        note!("bip: {line}");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -153,7 +153,7 @@ fn stories_run(
     outputs.set.put(outputs.report, report);
     out.write(&outputs.set.commit()?)?;
     let questions: usize = stories.iter().map(|s| s.questions().len()).sum();
-    eprintln!(
+    note!(
         "bip: {questions} questions from {} stories in {:.2} s",
         stories.len(),
         started.elapsed().as_secs_f64()

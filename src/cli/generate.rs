@@ -149,7 +149,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         ));
     }
     out.write(&outputs.commit()?)?;
-    eprintln!("bip: wrote {}{}", told.join(" and "), in_themes(&themes));
+    note!("bip: wrote {}{}", told.join(" and "), in_themes(&themes));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -58,7 +58,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     }
     out.write(&outputs.commit()?)?;
     if !told.is_empty() {
-        eprintln!("bip: wrote {}", told.join(" and "));
+        note!("bip: wrote {}", told.join(" and "));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -70,7 +70,7 @@ fn mmtom(args: &MmtomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let total = report.len();
     outputs.put_report(&report)?;
     if failed > 0 && !args.keep_going {
-        eprintln!("bip: read {} of {total} questions, {failed} failed; nothing written (use --keep-going to write the rest)", records.len());
+        note!("bip: read {} of {total} questions, {failed} failed; nothing written (use --keep-going to write the rest)", records.len());
         outputs.commit(out)?;
         return Ok(ExitCode::from(1));
     }
@@ -81,7 +81,7 @@ fn mmtom(args: &MmtomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     )?;
     outputs.commit(out)?;
     let noted = report.iter().filter(|r| !r.notes.is_empty()).count();
-    eprintln!(
+    note!(
         "bip: read {} of {total} questions, {failed} failed, {noted} with assumptions noted; wrote {}",
         records.len(),
         args.out.display()
@@ -108,7 +108,7 @@ fn read(text: &str, file: &Path) -> (Vec<MmtomRecord>, Vec<ReportLine>) {
             Err(e) => {
                 // The chain, each cause once: what the terminal and the report say.
                 let why = format!("{:#}", anyhow::Error::new(e));
-                eprintln!("bip: {}:{line}: {why}", file.display());
+                note!("bip: {}:{line}: {why}", file.display());
                 report.push(ReportLine {
                     line,
                     id: None,

@@ -50,7 +50,7 @@ pub fn run(args: &HitomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             Err(e) => {
                 failed += 1;
                 let why = format!("{:#}", anyhow::Error::new(e));
-                eprintln!("bip: {}:{line}: {why}", args.file.display());
+                note!("bip: {}:{line}: {why}", args.file.display());
                 report.push(ReportLine {
                     line,
                     id: None,
@@ -63,13 +63,13 @@ pub fn run(args: &HitomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let total = records.len() + failed;
     outputs.put_report(&report)?;
     if failed > 0 && !args.keep_going {
-        eprintln!("bip: read {} of {total} records, {failed} failed; nothing written (use --keep-going to write the rest)", records.len());
+        note!("bip: read {} of {total} records, {failed} failed; nothing written (use --keep-going to write the rest)", records.len());
         outputs.commit(out)?;
         return Ok(ExitCode::from(1));
     }
     outputs.put_documents(records.iter().map(|r| (r.story.id().to_string(), &r.file)))?;
     outputs.commit(out)?;
-    eprintln!(
+    note!(
         "bip: read {} of {total} records, {failed} failed; wrote {}",
         records.len(),
         args.out.display()

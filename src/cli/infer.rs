@@ -90,7 +90,7 @@ pub fn run(args: &InferArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
     outputs.put(report_slot, text);
     out.write(&outputs.commit()?)?;
     for line in args.policy.cache_report() {
-        eprintln!("bip: {line}");
+        note!("bip: {line}");
     }
     let all_correct = report.summary.correct == report.summary.with_expected;
     Ok(if args.check && !all_correct {

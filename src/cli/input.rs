@@ -47,7 +47,7 @@ pub fn read_inputs(
                         Err(e) => {
                             unreadable += 1;
                             let e = anyhow::Error::new(e);
-                            eprintln!("bip: {}:{line}: unreadable: {e:#}", path.display());
+                            note!("bip: {}:{line}: unreadable: {e:#}", path.display());
                         }
                     }
                 }

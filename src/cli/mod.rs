@@ -82,7 +82,10 @@ enum Command {
 /// [`output::Output`]. A closed standard output ends the command quietly (see
 /// [`output`]).
 pub fn run() -> anyhow::Result<ExitCode> {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return Ok(parse_failure(&e)),
+    };
     // An interrupted command leaves no temporary file behind (exit status 130, as a
     // shell reports SIGINT).
     ctrlc::set_handler(|| {
@@ -99,6 +102,27 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match result {
         Err(e) if output::is_closed_pipe(&e) => Ok(ExitCode::SUCCESS),
         other => other,
+    }
+}
+
+/// Prints what clap has to say (help, the version, or a usage error) and gives the exit
+/// status: clap's own, or 2 when the text could not be written (`--help > /dev/full`
+/// must not report success).
+fn parse_failure(e: &clap::Error) -> ExitCode {
+    use std::io::Write as _;
+    let printed = e.print().and_then(|()| {
+        if e.use_stderr() {
+            std::io::stderr().flush()
+        } else {
+            std::io::stdout().flush()
+        }
+    });
+    match printed {
+        Ok(()) => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)),
+        Err(write) => {
+            note!("bip: cannot write the command's text: {write}");
+            ExitCode::from(2)
+        }
     }
 }
 

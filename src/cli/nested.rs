@@ -78,7 +78,7 @@ pub fn read_hitom(files: &[PathBuf]) -> anyhow::Result<(Vec<Story>, usize)> {
                 Err(e) => {
                     unreadable += 1;
                     let e = anyhow::Error::new(e);
-                    eprintln!("bip: {}:{line}: unreadable: {e:#}", path.display());
+                    note!("bip: {}:{line}: unreadable: {e:#}", path.display());
                 }
             }
         }

@@ -281,7 +281,7 @@ fn check_lm_settings(
     run: &LmSettings,
 ) -> anyhow::Result<()> {
     let Some(fitted) = fitted else {
-        eprintln!(
+        note!(
             "bip: warning: {} does not record the LM settings its weight was fitted under; \
              it is read as fitted under this run's",
             path.display()

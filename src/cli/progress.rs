@@ -92,9 +92,12 @@ impl RunObserver for Progress {
     }
 
     fn unreadable(&self, record: &UnreadableRecord) {
-        eprintln!(
+        note!(
             "bip: {}:{} ({}): unreadable: {}",
-            self.input, record.line, record.theme, record.unreadable
+            self.input,
+            record.line,
+            record.theme,
+            record.unreadable
         );
     }
 }

@@ -69,7 +69,7 @@ pub fn run(args: &StudyArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
     match StudyReport::from_records(&layout, &names, &records, BOOTSTRAP_SEED) {
         Ok(report) => write_report(&report.with_replicates(&plan.groups), &plan, out)?,
         Err(EngineError::IncompleteStudy { missing, total, .. }) if args.shard.is_some() => {
-            eprintln!(
+            note!(
                 "bip: {} done; {missing} of {total} results of the study are still missing \
                  (other shards): `bip study {name} --report-only` once every shard is in {}",
                 results_path(&plan.out, args.shard).display(),

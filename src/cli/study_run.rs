@@ -44,7 +44,7 @@ pub fn answer(
                 (!left.is_empty()).then_some((unit, left))
             })
             .collect();
-        eprintln!(
+        note!(
             "bip: policy {}: {} of {} (theme, item) units to answer",
             cell.name,
             todo.len(),
@@ -102,7 +102,7 @@ fn answer_cell(
         }
     }
     for line in cell.policy.cache_report() {
-        eprintln!("bip: {line}");
+        note!("bip: {line}");
     }
     Ok(())
 }

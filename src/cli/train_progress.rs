@@ -11,13 +11,13 @@ use bip::models::{TrainEvent, TrainRun};
 pub(super) fn report(run: &TrainRun, summary: &RunSummary) {
     let (outcome, seconds) = (&summary.outcome, summary.seconds);
     match (outcome.base_validation_loss, outcome.best_validation_loss) {
-        (Some(base), Some(best)) => eprintln!(
+        (Some(base), Some(best)) => note!(
             "bip: {} steps in {seconds:.0}s; validation loss {base:.4} (base) -> {best:.4} (epoch {})",
             outcome.steps, outcome.best_epoch
         ),
-        _ => eprintln!("bip: {} steps in {seconds:.0}s", outcome.steps),
+        _ => note!("bip: {} steps in {seconds:.0}s", outcome.steps),
     }
-    eprintln!(
+    note!(
         "bip: wrote the adapter ({ADAPTER_WEIGHTS}) and {TRAINING_LOG} to {}",
         run.out.display()
     );
@@ -42,7 +42,7 @@ impl ProgressLine {
             RunProgress::Started {
                 config,
                 train_tokens,
-            } => eprintln!(
+            } => note!(
                 "bip: training a rank-{} LoRA adapter on {} on {} pairs ({train_tokens} tokens), validating on {}",
                 config.rank, config.base, config.train_pairs, config.validation_pairs
             ),

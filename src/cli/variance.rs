@@ -135,14 +135,14 @@ fn compare(args: &RunArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<
         outputs.0.put(slot, to_jsonl(run.predictions())?);
     }
     report(&run.report, &args.output, outputs, out)?;
-    eprintln!(
+    note!(
         "bip: {} items × {} themes in {:.2} s",
         run.items,
         themes.len(),
         progress.elapsed()
     );
     for line in args.policy.cache_report() {
-        eprintln!("bip: {line}");
+        note!("bip: {line}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -107,7 +107,7 @@ pub fn import_run(args: &VirtualhomeArgs, out: &mut Output) -> anyhow::Result<Ex
         }
         None => {
             for note in notes {
-                eprintln!("bip: note: {note}");
+                note!("bip: note: {note}");
             }
         }
     }
@@ -118,7 +118,7 @@ pub fn import_run(args: &VirtualhomeArgs, out: &mut Output) -> anyhow::Result<Ex
         .iter()
         .filter(|f| f.kind == FurnitureKind::Container)
         .count();
-    eprintln!(
+    note!(
         "bip: imported {} rooms, {containers} containers, {} surfaces, {} objects, {} actions, {} questions ({} notes{}); wrote {}",
         world.rooms.len(),
         world.furniture.len() - containers,
@@ -178,7 +178,7 @@ pub fn export_run(args: &ExportArgs, out: &mut Output) -> anyhow::Result<ExitCod
             outputs.put(graph_slot, graph);
             outputs.put(script_slot, exported.script.clone());
             out.write(&outputs.commit()?)?;
-            eprintln!(
+            note!(
                 "bip: wrote {} ({} nodes, {} edges) and {} ({} actions)",
                 args.graph_out.display(),
                 exported.graph.nodes.len(),
