@@ -6,7 +6,10 @@
 //! every action measures the rate when nothing is shared. Prints figures; asserts nothing.
 //!
 //! `scripts/fetch-models.sh && cargo bench --bench lm_score` (`BIP_BENCH_REPEATS=N` sets
-//! the repetitions, best of which is reported; default 3).
+//! the repetitions, best of which is reported; default 3). `BIP_BENCH_MODEL` runs another
+//! model (a path or an alias: `qwen2.5-coder-1.5b`), `BIP_BENCH_WEIGHTS=f16` holds its
+//! weights as f16, and `BIP_BENCH_UNCACHED=0` skips scoring without the prefix cache (32
+//! re-reads of the prompt: minutes on a 1.5B model).
 //!
 //! Then the same token ids run through llama.cpp (llama-cpp-python, from the environment
 //! `scripts/llama-env.sh` makes; skipped, saying so, when it is absent) and the bench
@@ -22,13 +25,25 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use bip::models::backend::Cpu;
-use bip::models::{resolve_model, LanguageModel, PrefixCache, ScoreOptions, TokenRequest};
+use bip::models::{
+    resolve_model, LanguageModel, LoadOptions, PrefixCache, ScoreOptions, TokenRequest,
+    WeightStorage,
+};
 
 const PREFIX_TOKENS: usize = 300;
 const CONTINUATIONS: usize = 32;
 
 fn main() {
-    let path = match resolve_model("smollm2-135m") {
+    let env = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.into());
+    let weights: WeightStorage = match env("BIP_BENCH_WEIGHTS", "f32").parse() {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("lm_score: BIP_BENCH_WEIGHTS: {e}");
+            std::process::exit(2);
+        }
+    };
+    let uncached = env("BIP_BENCH_UNCACHED", "1") != "0";
+    let path = match resolve_model(&env("BIP_BENCH_MODEL", "smollm2-135m")) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("lm_score: {e}");
@@ -41,12 +56,14 @@ fn main() {
         .unwrap_or(3);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "model {} on {threads} threads, best of {repeats}",
+        "model {} ({weights} weights) on {threads} threads, best of {repeats}",
         path.display()
     );
 
     let start = Instant::now();
-    let model = LanguageModel::<Cpu>::load(&path, &Default::default()).expect("model loads");
+    let load = LoadOptions::default().with_weights(weights);
+    let model = LanguageModel::<Cpu>::load_with(&path, None, &load, &Default::default())
+        .expect("model loads");
     println!(
         "load (read + dequantize + build): {:.2} s",
         start.elapsed().as_secs_f64()
@@ -104,18 +121,21 @@ fn main() {
         .collect();
 
     // No prefix cache: every continuation re-reads the prompt.
-    let no_cache = once(|| {
-        for r in &requests {
-            model
-                .score_tokens(&mut PrefixCache::default(), &[*r], &options)
-                .expect("scores");
-        }
+    let no_cache = uncached.then(|| {
+        let t = once(|| {
+            for r in &requests {
+                model
+                    .score_tokens(&mut PrefixCache::default(), &[*r], &options)
+                    .expect("scores");
+            }
+        });
+        report(
+            "scoring, no prefix cache (prompt re-read per continuation)",
+            n_cont,
+            t,
+        );
+        t
     });
-    report(
-        "scoring, no prefix cache (prompt re-read per continuation)",
-        n_cont,
-        no_cache,
-    );
 
     // One call, cold cache: the prompt is computed once for all 32.
     let cold = best(repeats, || {
@@ -154,11 +174,13 @@ fn main() {
         warm_logits,
     );
 
-    println!(
-        "prefix-cache speed-up: {:.1}x cold, {:.1}x warm (against no cache)",
-        no_cache.as_secs_f64() / cold.as_secs_f64(),
-        no_cache.as_secs_f64() / warm.as_secs_f64()
-    );
+    if let Some(no_cache) = no_cache {
+        println!(
+            "prefix-cache speed-up: {:.1}x cold, {:.1}x warm (against no cache)",
+            no_cache.as_secs_f64() / cold.as_secs_f64(),
+            no_cache.as_secs_f64() / warm.as_secs_f64()
+        );
+    }
 
     // Nothing shared after the prompt: a distinct first token on every continuation.
     let unshared: Vec<Vec<u32>> = continuations

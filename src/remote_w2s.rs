@@ -15,7 +15,7 @@ use bip_models::{
 
 use crate::cached::TokenScorer;
 use crate::remote::{remote_requests, whole_texts, RemoteScorer};
-use crate::scorer::file_identity;
+use crate::scorer::model_identity;
 
 /// A served L steered by local E and N: `log_softmax(s_L + α (s_E − s_N))` from L's top k.
 pub struct RemoteW2sScorer<B: Backend> {
@@ -83,8 +83,8 @@ impl<B: Backend> RemoteW2sScorer<B> {
         let identity = format!(
             "w2s top-{k} α={alpha} L={} E={} N={}",
             large.identity(),
-            file_identity(&expert.info().path),
-            file_identity(&naive.info().path)
+            model_identity(expert.as_ref()),
+            model_identity(naive.as_ref())
         );
         Ok(Self {
             name: format!("w2s (top {k}) L={} α={alpha}", large.name()),

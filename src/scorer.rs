@@ -12,7 +12,7 @@ use bip_models::{
     encode_requests, EncodedRequest, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest,
     Scored, TokenRequest, WeakToStrong,
 };
-pub use tokens::file_identity;
+pub use tokens::{file_identity, model_identity};
 
 /// One language model with its prefix cache, scoring for the LM policy.
 ///
@@ -32,7 +32,7 @@ impl<B: Backend> ModelScorer<B> {
     pub fn new(model: LanguageModel<B>) -> Self {
         Self {
             name: model_name(&model),
-            identity: format!("local {}", file_identity(&model.info().path)),
+            identity: format!("local {}", model_identity(&model)),
             model: Arc::new(model),
             cache: Mutex::new(PrefixCache::default()),
         }
@@ -46,14 +46,6 @@ impl<B: Backend> ModelScorer<B> {
             model: Arc::clone(&self.model),
             cache: Mutex::new(PrefixCache::default()),
         }
-    }
-
-    /// The same scorer, its identity (the score cache's key) noting the LoRA adapter in
-    /// `dir` that was merged into the model.
-    pub fn with_adapter(mut self, dir: &std::path::Path) -> Self {
-        let weights = dir.join("adapter_model.safetensors");
-        self.identity = format!("{} + adapter {}", self.identity, file_identity(&weights));
-        self
     }
 }
 
@@ -106,9 +98,9 @@ impl<B: Backend> W2sScorer<B> {
         let identity = format!(
             "w2s α={} L={} E={} N={}",
             w2s.alpha(),
-            file_identity(&w2s.large().info().path),
-            file_identity(&w2s.expert().info().path),
-            file_identity(&w2s.naive().info().path)
+            model_identity(w2s.large()),
+            model_identity(w2s.expert()),
+            model_identity(w2s.naive())
         );
         Self {
             name,

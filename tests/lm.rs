@@ -8,8 +8,8 @@ use std::sync::{Arc, OnceLock};
 
 use bip::models::backend::Cpu;
 use bip::models::{
-    resolve_model, LanguageModel, LlamaConfig, LoraAdapter, LoraConfig, PrefixCache, ScoreOptions,
-    ScoreRequest, TokenRequest, WeakToStrong,
+    resolve_model, LanguageModel, LlamaConfig, LoadOptions, LoraAdapter, LoraConfig, PrefixCache,
+    ScoreOptions, ScoreRequest, TokenRequest, WeakToStrong, WeightStorage,
 };
 
 use crate::util::{bip, json, root};
@@ -200,6 +200,93 @@ fn greedy_chat_answer_matches_the_reference() {
     );
     assert_eq!(text, reference["generated_text"].as_str().unwrap());
     assert!(text.contains("Paris"), "{text}");
+}
+
+#[test]
+fn weights_held_as_f16_score_the_reference_within_their_rounding() {
+    let path = resolve_model("smollm2-135m").expect("fetched");
+    let half = LoadOptions::default().with_weights(WeightStorage::F16);
+    let m = LanguageModel::<Cpu>::load_with(&path, None, &half, &Default::default()).unwrap();
+    assert_eq!(m.weight_storage(), WeightStorage::F16);
+    let mut worst = 0.0f64;
+    for case in &cases() {
+        let mut all = ids(&case["prompt_tokens"]);
+        all.extend(ids(&case["continuation_tokens"]));
+        let request = TokenRequest {
+            prompt: &all[..1],
+            continuation: &all[1..],
+        };
+        let scored = m
+            .score_tokens(
+                &mut PrefixCache::default(),
+                &[request],
+                &ScoreOptions::default(),
+            )
+            .unwrap();
+        let want = floats(&case["sequence_logprobs"]);
+        assert_eq!(scored[0].logprobs.len(), want.len());
+        for (g, w) in scored[0].logprobs.iter().zip(&want) {
+            worst = worst.max((f64::from(*g) - w).abs());
+        }
+    }
+    // Rounding every weight to f16 moves a token's log-probability by hundredths of a nat
+    // at most; a wrong product (a panel out of place) would move it by whole nats.
+    assert!(worst > 0.0 && worst < 0.05, "largest difference {worst}");
+    // The command line takes the same storage by name, and names a wrong one.
+    let out = bip([
+        "lm",
+        "score",
+        "--model",
+        "smollm2-135m",
+        "--lm-weights",
+        "f16",
+        "--prompt",
+        "The capital of France is",
+        "--continuation",
+        " Paris",
+        "--json",
+    ]);
+    assert!(json(&out)["total"].as_f64().expect("a total") < 0.0);
+    let out = bip([
+        "lm",
+        "score",
+        "--model",
+        "smollm2-135m",
+        "--lm-weights",
+        "f8",
+        "--prompt",
+        "a",
+        "--continuation",
+        "b",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--lm-weights") && err.contains("f8"), "{err}");
+}
+
+#[test]
+fn the_score_cache_tells_models_apart_by_adapter_and_storage() {
+    use bip::scorer::{file_identity, model_identity};
+    let plain = model();
+    // A plain model keeps the identity caches were keyed by before.
+    assert_eq!(model_identity(plain), file_identity(&plain.info().path));
+    let path = resolve_model("smollm2-135m").expect("fetched");
+    let half = LoadOptions::default().with_weights(WeightStorage::F16);
+    let compact = LanguageModel::<Cpu>::load_with(&path, None, &half, &Default::default()).unwrap();
+    let adapter = LoraAdapter::random(plain.config(), LoraConfig::new(4, 8.0), 1, 0.1);
+    let expert = plain.with_adapter(&adapter).unwrap();
+    let ids = [
+        model_identity(plain),
+        model_identity(&compact),
+        model_identity(&expert),
+        model_identity(&compact.with_adapter(&adapter).unwrap()),
+    ];
+    for (i, a) in ids.iter().enumerate() {
+        for b in &ids[i + 1..] {
+            assert_ne!(a, b, "two models share a score cache key");
+        }
+    }
+    assert!(ids[1].ends_with(" as f16"), "{}", ids[1]);
 }
 
 #[test]

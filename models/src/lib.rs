@@ -99,7 +99,7 @@ pub use config::LlamaConfig;
 pub use error::{ModelError, Result};
 pub use generate::{generate_greedy, Generation};
 pub use info::{read_tokenizer, ModelInfo, TokenizerInfo};
-pub use load::{LoadOptions, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT};
+pub use load::{LoadOptions, WeightStorage, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT};
 pub use lora::{LoraAdapter, LoraConfig, LoraModule, LoraPair, MAX_LORA_SCALE};
 pub use model::LanguageModel;
 pub use prefix::{CacheStats, PrefixCache, DEFAULT_CACHE_TOKENS};

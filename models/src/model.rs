@@ -1,7 +1,7 @@
 //! A loaded language model: decoder, tokenizer and description, with text-level scoring
 //! and generation.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use burn::tensor::backend::Backend;
@@ -11,7 +11,7 @@ use crate::error::{ModelError, Result};
 use crate::generate::{generate_greedy, Generation};
 use crate::info::{prepare, ModelInfo, Opened, Prepared};
 use crate::load::gguf::GgufWeights;
-use crate::load::LoadOptions;
+use crate::load::{LoadOptions, WeightStorage};
 use crate::lora::{AdaptedWeights, LoraAdapter};
 use crate::prefix::PrefixCache;
 use crate::score::{
@@ -35,6 +35,8 @@ pub struct LanguageModel<B: Backend> {
     tokenizer: Tokenizer,
     config: LlamaConfig,
     info: ModelInfo,
+    /// The weights file of the LoRA adapter merged in or attached, if any.
+    adapter: Option<PathBuf>,
     id: u64,
 }
 
@@ -99,11 +101,16 @@ impl<B: Backend> LanguageModel<B> {
                 &config,
                 &mut GgufWeights::new(&file, &config)?,
                 adapter,
+                options.weights,
                 device,
             )?,
-            Opened::Hf(mut weights) => build(&config, &mut weights, adapter, device)?,
+            Opened::Hf(mut weights) => {
+                build(&config, &mut weights, adapter, options.weights, device)?
+            }
         };
-        Ok(Self::from_parts(transformer, tokenizer, config, info))
+        let mut model = Self::from_parts(transformer, tokenizer, config, info);
+        model.adapter = adapter.map(|a| a.origin().to_path_buf());
+        Ok(model)
     }
 
     /// A model from its parts (for models built in memory).
@@ -118,6 +125,7 @@ impl<B: Backend> LanguageModel<B> {
             tokenizer,
             config,
             info,
+            adapter: None,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
@@ -134,12 +142,26 @@ impl<B: Backend> LanguageModel<B> {
     pub fn with_adapter(&self, adapter: &LoraAdapter) -> Result<Self> {
         adapter.check(&self.config)?;
         let (transformer, _) = self.transformer.with_branches(adapter, false)?;
-        Ok(Self::from_parts(
+        let mut model = Self::from_parts(
             transformer,
             self.tokenizer.clone(),
             self.config.clone(),
             self.info.clone(),
-        ))
+        );
+        model.adapter = Some(adapter.origin().to_path_buf());
+        Ok(model)
+    }
+
+    /// The weights file of the LoRA adapter merged into or attached to this model, if any
+    /// (what, beside the model's own file, decides its scores).
+    pub fn adapter_origin(&self) -> Option<&Path> {
+        self.adapter.as_deref()
+    }
+
+    /// How the weights are held: [`WeightStorage::F16`] only where it was asked for and
+    /// the backend is the CPU.
+    pub fn weight_storage(&self) -> WeightStorage {
+        self.transformer.weight_storage()
     }
 
     /// The decoder.
@@ -228,18 +250,20 @@ impl<B: Backend> LanguageModel<B> {
     }
 }
 
-/// The decoder of `config` from `source`, with `adapter` merged when given.
+/// The decoder of `config` from `source`, with `adapter` merged when given, its weights
+/// held as `storage` says.
 fn build<B: Backend>(
     config: &LlamaConfig,
     source: &mut dyn WeightSource,
     adapter: Option<&LoraAdapter>,
+    storage: WeightStorage,
     device: &B::Device,
 ) -> Result<Transformer<B>> {
     match adapter {
-        None => Transformer::from_weights(config, source, device),
+        None => Transformer::from_weights_stored(config, source, storage, device),
         Some(adapter) => {
             let mut adapted = AdaptedWeights::new(source, adapter, config)?;
-            Transformer::from_weights(config, &mut adapted, device)
+            Transformer::from_weights_stored(config, &mut adapted, storage, device)
         }
     }
 }

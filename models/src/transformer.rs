@@ -8,6 +8,7 @@ use burn::tensor::backend::Backend;
 use burn::tensor::{Int, Tensor, TensorData};
 
 use crate::cache::KvCache;
+use crate::load::WeightStorage;
 use crate::lora::LoraModule;
 use crate::nn::attention::{
     group_mask, own_bias, tree_bias, tree_mask, Attention, OwnMask, Rotary, Step,
@@ -37,14 +38,14 @@ struct Block<B: Backend> {
 #[derive(Module, Debug)]
 pub struct Transformer<B: Backend> {
     /// `[vocab, hidden]`: rows are gathered for the input. `None` when the head is tied
-    /// to the embedding: the rows are then the head's columns, and the matrix is held
+    /// to the embedding: the rows are then read from the head, and the matrix is held
     /// once (at 1.5B parameters a second copy would be 0.9 GB).
     embed: Option<Param<Tensor<B, 2>>>,
     blocks: Vec<Block<B>>,
     norm: RmsNorm<B>,
     /// `[hidden, vocab]`, contiguous (never a transposed view of `embed`: multiplying by
-    /// such a view copies the whole matrix on every call).
-    head: Param<Tensor<B, 2>>,
+    /// such a view copies the whole matrix on every call), or f16 rows on the host.
+    head: Linear<B>,
     #[module(skip)]
     rope: Rope,
     num_heads: usize,
@@ -162,7 +163,7 @@ impl<B: Backend> Transformer<B> {
     ) -> Tensor<B, 2> {
         let mut x = match &self.embed {
             Some(embed) => embed.val().select(0, tokens),
-            None => self.head.val().select(1, tokens).transpose(),
+            None => self.head.embedding_rows(tokens),
         };
         for (i, block) in self.blocks.iter().enumerate() {
             let kv = cache.layer_mut(i);
@@ -179,7 +180,16 @@ impl<B: Backend> Transformer<B> {
     ///
     /// `hidden`: `[rows, hidden]` → `[rows, vocab]`.
     pub fn logits(&self, hidden: Tensor<B, 2>) -> Tensor<B, 2> {
-        hidden.matmul(self.head.val())
+        self.head.forward(hidden)
+    }
+
+    /// How the weight matrices are held (the head tells: every matrix is held alike).
+    pub fn weight_storage(&self) -> WeightStorage {
+        if self.head.is_half() {
+            WeightStorage::F16
+        } else {
+            WeightStorage::F32
+        }
     }
 
     /// Number of decoder blocks.
@@ -189,12 +199,12 @@ impl<B: Backend> Transformer<B> {
 
     /// Width of the residual stream.
     pub fn hidden_size(&self) -> usize {
-        self.head.dims()[0]
+        self.norm.width()
     }
 
     /// Number of tokens in the vocabulary.
     pub fn vocab_size(&self) -> usize {
-        self.head.dims()[1]
+        self.head.d_output()
     }
 
     /// Longest sequence the model accepts.
@@ -204,7 +214,7 @@ impl<B: Backend> Transformer<B> {
 
     /// The device the weights live on.
     pub fn device(&self) -> B::Device {
-        self.head.val().device()
+        self.norm.device()
     }
 
     /// An empty cache for this model.

@@ -12,7 +12,7 @@ use bip::policy::{PolicyKind, PolicyOptions};
 use crate::error;
 
 /// The policy keyword arguments, as `bip infer`'s flags name them (with `_` for `-`).
-pub(crate) const POLICY_KEYWORDS: [&str; 17] = [
+pub(crate) const POLICY_KEYWORDS: [&str; 18] = [
     "beta",
     "model",
     "adapter",
@@ -30,6 +30,7 @@ pub(crate) const POLICY_KEYWORDS: [&str; 17] = [
     "lm_weight",
     "prune_to",
     "max_context",
+    "lm_weights",
 ];
 
 /// The policy `policy` with the options of `kwargs` (the defaults of `bip infer` for
@@ -105,6 +106,10 @@ fn set(options: &mut PolicyOptions, key: &str, value: &Bound<'_, PyAny>) -> PyRe
         "lm_weight" => options.lm_weight = value.extract()?,
         "prune_to" => options.prune_to = value.extract()?,
         "max_context" => options.max_context = value.extract()?,
+        "lm_weights" => {
+            let text: String = value.extract()?;
+            options.weights = text.parse().map_err(|e| error::policy(&e))?;
+        }
         _ => {
             return Err(PyTypeError::new_err(format!(
                 "unexpected keyword argument '{key}' (policy options: {})",

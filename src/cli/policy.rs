@@ -11,7 +11,7 @@ use bip::engine::{
     DEFAULT_BETA,
 };
 use bip::episodes::limits::number;
-use bip::models::{Device, DEFAULT_MAX_CONTEXT};
+use bip::models::{Device, WeightStorage, DEFAULT_MAX_CONTEXT};
 use bip::policy::PolicyOptions;
 
 use super::lm;
@@ -128,6 +128,10 @@ pub struct PolicyArgs {
     /// most 1048576).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
     max_context: usize,
+    /// LM policies: how loaded models hold their weights, `f32` or `f16` (on the CPU, half
+    /// the memory, each weight rounded once; the arithmetic stays f32).
+    #[arg(long, value_name = "STORAGE", default_value_t = WeightStorage::F32)]
+    lm_weights: WeightStorage,
     #[command(flatten)]
     scoring: ScoringArgs,
 }
@@ -162,6 +166,7 @@ impl PolicyArgs {
             planner_weight: self.planner_weight,
             prune_to: self.prune_to,
             max_context: self.max_context,
+            weights: self.lm_weights,
             serving: self.scoring.options(),
             ..PolicyOptions::default()
         };

@@ -56,12 +56,8 @@ impl BackendTask for Single<'_> {
 
     fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
         let model = load_model::<B>(self.spec, self.adapter, &self.options, device)?;
-        let scorer = ModelScorer::new(model);
-        // The score cache's key names the adapter merged in.
-        Ok(Box::new(match self.adapter {
-            Some(dir) => scorer.with_adapter(dir),
-            None => scorer,
-        }))
+        // The score cache's key names the adapter merged in (`model_identity`).
+        Ok(Box::new(ModelScorer::new(model)))
     }
 }
 

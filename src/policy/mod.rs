@@ -29,8 +29,8 @@ use bip_engine::{
 };
 use bip_episodes::limits::number;
 use bip_models::{
-    Device, Endpoint, LoadOptions, ScoreCache, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT,
-    MAX_W2S_ALPHA,
+    Device, Endpoint, LoadOptions, ScoreCache, WeightStorage, DEFAULT_MAX_CONTEXT,
+    MAX_CONTEXT_LIMIT, MAX_W2S_ALPHA,
 };
 
 pub use error::PolicyError;
@@ -136,6 +136,9 @@ pub struct PolicyOptions {
     /// LM policies: the longest sequence a model runs on (its own context when shorter),
     /// 1 to [`MAX_CONTEXT_LIMIT`].
     pub max_context: usize,
+    /// LM policies: how loaded models hold their weights (f16 halves the memory on the
+    /// CPU).
+    pub weights: WeightStorage,
     /// Served models (an endpoint as `model` or `large`) and the score cache.
     pub serving: ServingOptions,
 }
@@ -161,6 +164,7 @@ impl Default for PolicyOptions {
             lm_weight: 1.0,
             prune_to: 2,
             max_context: DEFAULT_MAX_CONTEXT,
+            weights: WeightStorage::F32,
             serving: ServingOptions::default(),
         }
     }
@@ -309,7 +313,9 @@ impl PolicyOptions {
     }
 
     fn load_options(&self) -> LoadOptions {
-        LoadOptions::default().with_max_context(self.max_context)
+        LoadOptions::default()
+            .with_max_context(self.max_context)
+            .with_weights(self.weights)
     }
 
     fn lm_policy(&self, scorer: Box<dyn TextScorer>) -> LmPolicy {

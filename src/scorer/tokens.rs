@@ -5,6 +5,7 @@ use bip_engine::{PolicyFailure, TextRequest, TextScorer};
 use bip_models::burn::tensor::backend::Backend;
 use bip_models::{
     encode_requests, EncodedRequest, LanguageModel, PrefixCache, ScoreOptions, WeakToStrong,
+    WeightStorage,
 };
 
 use super::{score_requests, token_requests, ModelScorer, W2sScorer, POISONED};
@@ -92,6 +93,20 @@ where
 
     fn tokens_computed(&self) -> u64 {
         TextScorer::tokens_computed(self)
+    }
+}
+
+/// A loaded model as a score cache's identity knows it: its file, the adapter merged into
+/// or attached to it, and how its weights are held (f16 weights score a little
+/// differently from f32 ones), so that no cached score stands in for another model's.
+pub fn model_identity<B: Backend>(model: &LanguageModel<B>) -> String {
+    let mut identity = file_identity(&model.info().path);
+    if let Some(adapter) = model.adapter_origin() {
+        identity = format!("{identity} + adapter {}", file_identity(adapter));
+    }
+    match model.weight_storage() {
+        WeightStorage::F32 => identity,
+        storage => format!("{identity} as {}", storage.name()),
     }
 }
 

@@ -7,7 +7,7 @@ pub mod hf;
 mod options;
 pub mod safetensors;
 
-pub use options::{LoadOptions, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT};
+pub use options::{LoadOptions, WeightStorage, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT};
 
 #[cfg(test)]
 mod hostile;

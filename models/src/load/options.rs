@@ -1,4 +1,5 @@
-//! How much a loader may allocate for sizes a model file declares.
+//! How much a loader may allocate for sizes a model file declares, and how it holds the
+//! weights.
 
 use crate::error::{ModelError, Result};
 
@@ -11,7 +12,50 @@ pub const DEFAULT_MAX_CONTEXT: usize = 32_768;
 /// of 128-wide heads take 1 GiB.
 pub const MAX_CONTEXT_LIMIT: usize = 1 << 20;
 
-/// Limits a loader applies to what a model file declares.
+/// How a loaded model holds its weight matrices.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum WeightStorage {
+    /// Every weight dequantized to f32 (exactly the values the file encodes).
+    #[default]
+    F32,
+    /// On the CPU backend, the matrices (projections and the LM head) rounded once to
+    /// f16 and widened a cache-sized panel at a time for each f32 product: half the
+    /// memory of [`WeightStorage::F32`], the arithmetic still f32 (each weight moves by at
+    /// most 2⁻¹¹ of itself). Other backends hold f32 whatever is asked.
+    F16,
+}
+
+impl WeightStorage {
+    /// Every storage, in the order help lists them.
+    pub const ALL: [Self; 2] = [Self::F32, Self::F16];
+
+    /// The name the command line and the Python options use (`f32`, `f16`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::F32 => "f32",
+            Self::F16 => "f16",
+        }
+    }
+}
+
+impl std::fmt::Display for WeightStorage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for WeightStorage {
+    type Err = ModelError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|w| w.name() == s)
+            .ok_or_else(|| ModelError::Config(format!("weights `{s}`: not f32 or f16")))
+    }
+}
+
+/// Limits a loader applies to what a model file declares, and how it holds the weights.
 ///
 /// # Example
 ///
@@ -27,12 +71,15 @@ pub struct LoadOptions {
     /// Longest sequence (prompt plus continuation) the model is run on: the model's own
     /// context when that is shorter. At most [`MAX_CONTEXT_LIMIT`].
     pub max_context: usize,
+    /// How the weights are held.
+    pub weights: WeightStorage,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
         Self {
             max_context: DEFAULT_MAX_CONTEXT,
+            weights: WeightStorage::F32,
         }
     }
 }
@@ -41,6 +88,12 @@ impl LoadOptions {
     /// The same with `max_context` positions at most.
     pub fn with_max_context(mut self, max_context: usize) -> Self {
         self.max_context = max_context;
+        self
+    }
+
+    /// The same holding weights as `weights`.
+    pub fn with_weights(mut self, weights: WeightStorage) -> Self {
+        self.weights = weights;
         self
     }
 

@@ -296,3 +296,36 @@ fn find(haystack: &[u8], needle: &[u8]) -> usize {
         .position(|w| w == needle)
         .unwrap()
 }
+
+#[test]
+fn weights_held_as_f16_score_as_f32_within_rounding() {
+    use crate::{LoadOptions, LoraAdapter, LoraConfig, WeightStorage};
+    const IDS: [u32; 7] = [40, 261, 7, 262, 100, 3, 58];
+    let dev = Default::default();
+    let half = LoadOptions::default().with_weights(WeightStorage::F16);
+    for tied in [true, false] {
+        let dir = temp_dir(&format!("f16-{tied}"));
+        let config = tiny_config().with_tie_embeddings(tied);
+        let (gguf, _, _) = crate::testutil::write_tiny_gguf_and_hf(&dir, &config, 31);
+        let full = LanguageModel::<TestBackend>::load(&gguf, &dev).unwrap();
+        let compact = LanguageModel::<TestBackend>::load_with(&gguf, None, &half, &dev).unwrap();
+        let (a, b) = (
+            logits(full.transformer(), &IDS),
+            logits(compact.transformer(), &IDS),
+        );
+        let worst = max_diff(&a, &b);
+        // Rounded weights move the logits a little, never far.
+        assert!(worst > 0.0 && worst < 5e-3, "tied {tied}: {worst}");
+        // An adapter attached to the f16 weights scores as the adapter merged into f32.
+        let adapter = LoraAdapter::random(&config, LoraConfig::new(4, 8.0), 3, 0.5);
+        let merged =
+            LanguageModel::<TestBackend>::load_with_adapter(&gguf, &adapter, &dev).unwrap();
+        let branched = compact.with_adapter(&adapter).unwrap();
+        let worst = max_diff(
+            &logits(merged.transformer(), &IDS),
+            &logits(branched.transformer(), &IDS),
+        );
+        assert!(worst < 5e-3, "tied {tied}, with an adapter: {worst}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,10 +1,13 @@
-//! A linear layer whose weight is stored `[in, out]`, contiguous, with an optional LoRA
-//! branch.
+//! A linear layer whose weight is stored `[in, out]`, contiguous (or as f16 rows on the
+//! host, [`HalfMatrix`]), with an optional LoRA branch.
+
+use std::sync::Arc;
 
 use burn::module::{Module, Param, ParamId};
 use burn::tensor::backend::Backend;
-use burn::tensor::Tensor;
+use burn::tensor::{Int, Tensor};
 
+use super::half::HalfMatrix;
 use super::lora::LoraBranch;
 
 /// `y = x W + b`, plus `scale · (x Aᵀ) Bᵀ` when a LoRA branch is attached.
@@ -13,8 +16,12 @@ use super::lora::LoraBranch;
 /// Without a branch the forward pass is the plain product.
 #[derive(Module, Debug)]
 pub(crate) struct Linear<B: Backend> {
-    /// `[in, out]`.
-    weight: Param<Tensor<B, 2>>,
+    /// `[in, out]`; `None` when the weight is held as f16 (`half`).
+    weight: Option<Param<Tensor<B, 2>>>,
+    /// `[out, in]` f16 rows, on the CPU backend when asked for
+    /// ([`crate::WeightStorage::F16`]); shared by the copies an adapter's branches make.
+    #[module(skip)]
+    half: Option<Arc<HalfMatrix>>,
     /// `[out]`.
     bias: Option<Param<Tensor<B, 1>>>,
     lora: Option<LoraBranch<B>>,
@@ -24,7 +31,18 @@ impl<B: Backend> Linear<B> {
     /// A layer from its weight (`[in, out]`) and optional bias (`[out]`), without a branch.
     pub(crate) fn new(weight: Tensor<B, 2>, bias: Option<Tensor<B, 1>>) -> Self {
         Self {
-            weight: frozen(weight),
+            weight: Some(frozen(weight)),
+            half: None,
+            bias: bias.map(frozen),
+            lora: None,
+        }
+    }
+
+    /// A layer whose weight is `half` (`[out, in]` rows), multiplied on the host.
+    pub(crate) fn from_half(half: HalfMatrix, bias: Option<Tensor<B, 1>>) -> Self {
+        Self {
+            weight: None,
+            half: Some(Arc::new(half)),
             bias: bias.map(frozen),
             lora: None,
         }
@@ -35,9 +53,18 @@ impl<B: Backend> Linear<B> {
         self.lora = branch;
     }
 
+    /// Whether the weight is held as f16 rows on the host.
+    pub(crate) fn is_half(&self) -> bool {
+        self.half.is_some()
+    }
+
     /// Output width.
     pub(crate) fn d_output(&self) -> usize {
-        self.weight.dims()[1]
+        match (&self.weight, &self.half) {
+            (Some(w), _) => w.dims()[1],
+            (None, Some(h)) => h.rows(),
+            (None, None) => 0,
+        }
     }
 
     /// Applies the layer to the last dimension of `x`.
@@ -85,9 +112,24 @@ impl<B: Backend> Linear<B> {
         }
     }
 
+    /// Rows `tokens` of the embedding this layer's weight is the transpose of (a head
+    /// tied to the embedding): `[tokens, in]`.
+    pub(crate) fn embedding_rows(&self, tokens: Tensor<B, 1, Int>) -> Tensor<B, 2> {
+        match (&self.weight, &self.half) {
+            (Some(w), _) => w.val().select(1, tokens).transpose(),
+            (None, Some(h)) => h.gather(tokens),
+            (None, None) => unreachable!("a linear layer without a weight"),
+        }
+    }
+
     /// `x W + b`.
     fn frozen_forward(&self, x: Tensor<B, 2>) -> Tensor<B, 2> {
-        let y = x.matmul(self.weight.val());
+        let y = match (&self.weight, &self.half) {
+            (Some(w), _) => x.matmul(w.val()),
+            (None, Some(h)) => h.product(x),
+            // Every constructor sets one of the two.
+            (None, None) => unreachable!("a linear layer without a weight"),
+        };
         match &self.bias {
             Some(b) => y + b.val().unsqueeze::<2>(),
             None => y,

@@ -2,6 +2,7 @@
 //! embeddings, attention, SwiGLU; and the element-wise work they fuse on the CPU.
 
 pub(crate) mod attention;
+pub(crate) mod half;
 pub(crate) mod host;
 pub(crate) mod linear;
 pub(crate) mod lora;

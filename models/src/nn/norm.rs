@@ -23,6 +23,16 @@ impl<B: Backend> RmsNorm<B> {
         }
     }
 
+    /// Width of the vectors it normalises.
+    pub(crate) fn width(&self) -> usize {
+        self.weight.dims()[0]
+    }
+
+    /// The device its gain lives on.
+    pub(crate) fn device(&self) -> B::Device {
+        self.weight.val().device()
+    }
+
     /// Normalises the last dimension of `x`.
     ///
     /// # Shapes

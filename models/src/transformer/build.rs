@@ -6,9 +6,10 @@ use burn::tensor::{Tensor, TensorData};
 use super::{Block, Transformer};
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
-use crate::load::MAX_CONTEXT_LIMIT;
+use crate::load::{WeightStorage, MAX_CONTEXT_LIMIT};
 use crate::lora::LoraModule;
 use crate::nn::attention::{Attention, AttentionWeights};
+use crate::nn::half::HalfMatrix;
 use crate::nn::host::backend_on_host;
 use crate::nn::linear::{frozen, Linear};
 use crate::nn::mlp::Mlp;
@@ -30,6 +31,20 @@ impl<B: Backend> Transformer<B> {
         source: &mut dyn WeightSource,
         device: &B::Device,
     ) -> Result<Self> {
+        Self::from_weights_stored(config, source, WeightStorage::F32, device)
+    }
+
+    /// Like [`Transformer::from_weights`], holding the weight matrices as `storage` says.
+    ///
+    /// # Errors
+    ///
+    /// As [`Transformer::from_weights`].
+    pub fn from_weights_stored(
+        config: &LlamaConfig,
+        source: &mut dyn WeightSource,
+        storage: WeightStorage,
+        device: &B::Device,
+    ) -> Result<Self> {
         config.validate()?;
         if config.max_seq_len > MAX_CONTEXT_LIMIT {
             return Err(ModelError::Config(format!(
@@ -43,26 +58,29 @@ impl<B: Backend> Transformer<B> {
             source,
             config,
             device,
+            half: storage == WeightStorage::F16 && backend_on_host::<B>(),
         };
         let embed = build.get("model.embed_tokens.weight".into(), &[v, h])?;
-        // The head is `[hidden, vocab]` and contiguous (multiplying by a transposed view
-        // would copy the matrix on every call); a tied embedding is then read from its
-        // columns rather than held twice.
-        let tied = config.tie_embeddings.then(|| transpose(&embed, v, h));
-        let embed = (!config.tie_embeddings).then(|| frozen(matrix(embed, [v, h], device)));
+        // A tied embedding is read from the head rather than held twice.
+        let (tied, embed) = if config.tie_embeddings {
+            (Some(embed), None)
+        } else {
+            (None, Some(frozen(matrix(embed, [v, h], device))))
+        };
         let blocks = (0..config.num_layers)
             .map(|layer| build.block(layer))
             .collect::<Result<_>>()?;
         let norm = build.norm("model.norm.weight".into())?;
         let head = match tied {
             Some(head) => head,
-            None => transpose(&build.get("lm_head.weight".into(), &[v, h])?, v, h),
+            None => build.get("lm_head.weight".into(), &[v, h])?,
         };
+        let head = build.linear_from(head, [v, h], None);
         Ok(Self {
             embed,
             blocks,
             norm,
-            head: frozen(matrix(head, [h, v], device)),
+            head,
             rope: Rope::new(config.head_dim(), config.max_seq_len, config.rope_theta),
             num_heads: config.num_heads,
             num_kv_heads: config.num_kv_heads,
@@ -75,6 +93,9 @@ struct Builder<'a, B: Backend> {
     source: &'a mut dyn WeightSource,
     config: &'a LlamaConfig,
     device: &'a B::Device,
+    /// Whether matrices are held as f16 rows on the host ([`WeightStorage::F16`] on the
+    /// CPU backend).
+    half: bool,
 }
 
 impl<B: Backend> Builder<'_, B> {
@@ -133,8 +154,7 @@ impl<B: Backend> Builder<'_, B> {
     /// configuration has one there.
     fn linear(&mut self, layer: usize, module: LoraModule) -> Result<Linear<B>> {
         let (w, bias) = self.weight_and_bias(layer, module)?;
-        let [out, inp] = module.shape(self.config);
-        Ok(self.linear_from(transpose(&w, out, inp), [inp, out], bias))
+        Ok(self.linear_from(w, module.shape(self.config), bias))
     }
 
     /// The query or key projection `module` of block `layer` and, on backends that rotate
@@ -148,12 +168,16 @@ impl<B: Backend> Builder<'_, B> {
     ) -> Result<(Linear<B>, Option<Linear<B>>)> {
         let (w, bias) = self.weight_and_bias(layer, module)?;
         let [out, inp] = module.shape(self.config);
-        let w = transpose(&w, out, inp);
-        let d = self.config.head_dim();
-        let rot = |x: &[f32]| rotate_half_columns(x, heads, d);
-        let twin = (!backend_on_host::<B>())
-            .then(|| self.linear_from(rot(&w), [inp, out], bias.as_deref().map(rot)));
-        Ok((self.linear_from(w, [inp, out], bias), twin))
+        let twin = (!backend_on_host::<B>()).then(|| {
+            let d = self.config.head_dim();
+            let rot = |x: &[f32]| rotate_half_columns(x, heads, d);
+            let w = transpose(&w, out, inp);
+            Linear::new(
+                matrix(rot(&w), [inp, out], self.device),
+                bias.as_deref().map(|b| vector(rot(b), self.device)),
+            )
+        });
+        Ok((self.linear_from(w, [out, inp], bias), twin))
     }
 
     /// The weight of `module` in block `layer` (`[out, in]`, as stored) and its bias.
@@ -173,12 +197,23 @@ impl<B: Backend> Builder<'_, B> {
         Ok((w, bias))
     }
 
-    /// A linear layer from an `[in, out]` row-major weight and an optional bias.
-    fn linear_from(&self, w: Vec<f32>, shape: [usize; 2], bias: Option<Vec<f32>>) -> Linear<B> {
-        Linear::new(
-            matrix(w, shape, self.device),
-            bias.map(|b| vector(b, self.device)),
-        )
+    /// A linear layer from an `[out, in]` row-major weight (as sources give it) and an
+    /// optional bias: transposed to `[in, out]`, or held as f16 rows.
+    fn linear_from(
+        &self,
+        w: Vec<f32>,
+        [out, inp]: [usize; 2],
+        bias: Option<Vec<f32>>,
+    ) -> Linear<B> {
+        let bias = bias.map(|b| vector(b, self.device));
+        if self.half {
+            Linear::from_half(HalfMatrix::from_f32(&w, out, inp), bias)
+        } else {
+            Linear::new(
+                matrix(transpose(&w, out, inp), [inp, out], self.device),
+                bias,
+            )
+        }
     }
 
     /// The RMSNorm whose gain is tensor `name`.

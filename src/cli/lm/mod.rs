@@ -12,7 +12,7 @@ use clap::{Args, Subcommand};
 
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::{
-    BackendTask, Device, Endpoint, LanguageModel, LoadOptions, DEFAULT_MAX_CONTEXT,
+    BackendTask, Device, Endpoint, LanguageModel, LoadOptions, WeightStorage, DEFAULT_MAX_CONTEXT,
     MAX_CONTEXT_LIMIT,
 };
 
@@ -57,14 +57,18 @@ struct ModelArgs {
     /// shorter. Rotary tables are built for this many positions (at most 1048576).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
     max_context: usize,
+    /// How the model holds its weights, `f32` or `f16` (on the CPU, half the memory,
+    /// each weight rounded once; the arithmetic stays f32).
+    #[arg(long, value_name = "STORAGE", default_value_t = WeightStorage::F32)]
+    lm_weights: WeightStorage,
     #[command(flatten)]
     scoring: ScoringArgs,
 }
 
 impl ModelArgs {
-    /// The load options of `--max-context`, checked.
+    /// The load options of `--max-context` and `--lm-weights`, checked.
     fn load_options(&self) -> anyhow::Result<LoadOptions> {
-        max_context(self.max_context)
+        Ok(max_context(self.max_context)?.with_weights(self.lm_weights))
     }
 }
 
