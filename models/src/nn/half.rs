@@ -9,16 +9,21 @@ use burn::tensor::backend::Backend;
 use burn::tensor::{Int, Tensor, TensorData};
 use half::f16;
 use half::slice::HalfFloatSliceExt;
+use rayon::prelude::*;
 
 /// Floats in one widened panel: 2 MiB, within a core's L2 cache on current CPUs.
 const PANEL_FLOATS: usize = 1 << 19;
 
-/// A matrix of `rows × cols` f16 values, row-major, used as the weight of `x ↦ x Mᵀ`:
-/// each row holds one output's weights over every input (the layout of GGUF and Hugging
-/// Face weights, and of an embedding whose rows are tokens).
+/// A matrix `M` of `rows × cols` f16 values, the weight of `x ↦ x Mᵀ`: each row holds one
+/// output's weights over every input (as GGUF and Hugging Face store them, and as an
+/// embedding holds a token's vector).
+///
+/// Stored by panels of `panel` rows, each panel transposed (`[cols, n]`, input-major), so
+/// that a widened panel is already the right-hand side of the product and needs no copy.
 pub(crate) struct HalfMatrix {
     rows: usize,
     cols: usize,
+    panel: usize,
     data: Vec<f16>,
 }
 
@@ -36,9 +41,24 @@ impl HalfMatrix {
     /// When `values` does not hold `rows × cols` numbers (a builder's bug, not input).
     pub(crate) fn from_f32(values: &[f32], rows: usize, cols: usize) -> Self {
         assert_eq!(values.len(), rows * cols, "a [{rows}, {cols}] matrix");
+        let panel = (PANEL_FLOATS / cols.max(1)).clamp(16, rows.max(16));
         let mut data = vec![f16::ZERO; values.len()];
-        data.convert_from_f32_slice(values);
-        Self { rows, cols, data }
+        data.par_chunks_mut(panel * cols)
+            .zip(values.par_chunks(panel * cols))
+            .for_each(|(out, rows_in)| {
+                let n = out.len() / cols.max(1);
+                for (r, row) in rows_in.chunks_exact(cols).enumerate() {
+                    for (i, &v) in row.iter().enumerate() {
+                        out[i * n + r] = f16::from_f32(v);
+                    }
+                }
+            });
+        Self {
+            rows,
+            cols,
+            panel,
+            data,
+        }
     }
 
     /// Number of rows (outputs of the product).
@@ -46,9 +66,14 @@ impl HalfMatrix {
         self.rows
     }
 
-    /// Row `i` widened to f32.
+    /// Row `i` widened to f32: column `i % panel` of its panel.
     fn row_into(&self, i: usize, out: &mut [f32]) {
-        self.data[i * self.cols..(i + 1) * self.cols].convert_to_f32_slice(out);
+        let first = i - i % self.panel;
+        let n = self.panel.min(self.rows - first);
+        let block = &self.data[first * self.cols..(first + n) * self.cols];
+        for (value, &h) in out.iter_mut().zip(block[i - first..].iter().step_by(n)) {
+            *value = h.to_f32();
+        }
     }
 
     /// The rows named by `ids` (token ids, checked against the vocabulary before any
@@ -76,19 +101,25 @@ impl HalfMatrix {
     /// `x Mᵀ`: `[n, cols]` → `[n, rows]`, in f32.
     pub(crate) fn product<B: Backend>(&self, x: Tensor<B, 2>) -> Tensor<B, 2> {
         let device = x.device();
-        let panel = (PANEL_FLOATS / self.cols.max(1)).clamp(16, self.rows.max(16));
-        let parts: Vec<Tensor<B, 2>> = (0..self.rows)
-            .step_by(panel)
-            .map(|first| {
-                let n = panel.min(self.rows - first);
-                let mut widened = vec![0.0f32; n * self.cols];
-                self.data[first * self.cols..(first + n) * self.cols]
-                    .convert_to_f32_slice(&mut widened);
-                let w =
-                    Tensor::<B, 2>::from_data(TensorData::new(widened, [n, self.cols]), &device);
-                x.clone().matmul(w.transpose())
-            })
-            .collect();
+        // Panels are widened a few at a time side by side (one per thread), then multiplied
+        // in turn by the product's own threads.
+        let blocks: Vec<&[f16]> = self.data.chunks(self.panel * self.cols).collect();
+        let mut parts = Vec::with_capacity(blocks.len());
+        for group in blocks.chunks(rayon::current_num_threads().max(1)) {
+            let widened: Vec<Vec<f32>> = group
+                .par_iter()
+                .map(|block| {
+                    let mut out = vec![0.0f32; block.len()];
+                    block.convert_to_f32_slice(&mut out);
+                    out
+                })
+                .collect();
+            for w in widened {
+                let n = w.len() / self.cols;
+                let w = Tensor::<B, 2>::from_data(TensorData::new(w, [self.cols, n]), &device);
+                parts.push(x.clone().matmul(w));
+            }
+        }
         Tensor::cat(parts, 1)
     }
 }
@@ -106,7 +137,10 @@ mod tests {
             .map(|i| ((i * 7919) % 1000) as f32 / 1000.0 - 0.5)
             .collect();
         let m = HalfMatrix::from_f32(&w, rows, cols);
-        assert!(PANEL_FLOATS / cols < rows, "the test spans several panels");
+        assert!(
+            m.panel < rows && rows % m.panel != 0,
+            "several panels, the last short"
+        );
         let x_values: Vec<f32> = (0..3 * cols)
             .map(|i| (i % 13) as f32 / 13.0 - 0.4)
             .collect();
