@@ -156,27 +156,32 @@ fn continuation_logprobs_match_the_reference() {
 
 #[test]
 fn whole_sequence_logprobs_match_the_reference() {
-    let m = model();
     for case in &cases() {
-        let mut all = ids(&case["prompt_tokens"]);
-        all.extend(ids(&case["continuation_tokens"]));
-        let request = TokenRequest {
-            prompt: &all[..1],
-            continuation: &all[1..],
-        };
-        let scored = m
-            .score_tokens(
-                &mut PrefixCache::default(),
-                &[request],
-                &ScoreOptions::default(),
-            )
-            .unwrap();
         assert_logprobs_close(
-            &scored[0].logprobs,
+            &sequence_logprobs(model(), case),
             &floats(&case["sequence_logprobs"]),
             case["prompt"].as_str().unwrap(),
         );
     }
+}
+
+/// `m`'s log-probability of every token of a reference case's prompt and continuation
+/// after the first.
+fn sequence_logprobs(m: &LanguageModel<Cpu>, case: &serde_json::Value) -> Vec<f32> {
+    let mut all = ids(&case["prompt_tokens"]);
+    all.extend(ids(&case["continuation_tokens"]));
+    let request = TokenRequest {
+        prompt: &all[..1],
+        continuation: &all[1..],
+    };
+    let scored = m
+        .score_tokens(
+            &mut PrefixCache::default(),
+            &[request],
+            &ScoreOptions::default(),
+        )
+        .expect("the reference case scores");
+    scored.into_iter().next().expect("one request").logprobs
 }
 
 #[test]
@@ -210,22 +215,10 @@ fn weights_held_as_f16_score_the_reference_within_their_rounding() {
     assert_eq!(m.weight_storage(), WeightStorage::F16);
     let mut worst = 0.0f64;
     for case in &cases() {
-        let mut all = ids(&case["prompt_tokens"]);
-        all.extend(ids(&case["continuation_tokens"]));
-        let request = TokenRequest {
-            prompt: &all[..1],
-            continuation: &all[1..],
-        };
-        let scored = m
-            .score_tokens(
-                &mut PrefixCache::default(),
-                &[request],
-                &ScoreOptions::default(),
-            )
-            .unwrap();
+        let got = sequence_logprobs(&m, case);
         let want = floats(&case["sequence_logprobs"]);
-        assert_eq!(scored[0].logprobs.len(), want.len());
-        for (g, w) in scored[0].logprobs.iter().zip(&want) {
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(&want) {
             worst = worst.max((f64::from(*g) - w).abs());
         }
     }
