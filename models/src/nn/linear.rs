@@ -18,8 +18,8 @@ use super::lora::LoraBranch;
 pub(crate) struct Linear<B: Backend> {
     /// `[in, out]`; `None` when the weight is held as f16 (`half`).
     weight: Option<Param<Tensor<B, 2>>>,
-    /// `[out, in]` f16 rows, on the CPU backend when asked for
-    /// ([`crate::WeightStorage::F16`]); shared by the copies an adapter's branches make.
+    /// The weight in f16, on the CPU backend when asked for ([`crate::WeightStorage::F16`]);
+    /// shared by the copies an adapter's branches make.
     #[module(skip)]
     half: Option<Arc<HalfMatrix>>,
     /// `[out]`.
@@ -38,7 +38,7 @@ impl<B: Backend> Linear<B> {
         }
     }
 
-    /// A layer whose weight is `half` (`[out, in]` rows), multiplied on the host.
+    /// A layer whose weight is `half` (the `[out, in]` matrix), multiplied on the host.
     pub(crate) fn from_half(half: HalfMatrix, bias: Option<Tensor<B, 1>>) -> Self {
         Self {
             weight: None,
