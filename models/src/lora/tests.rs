@@ -67,7 +67,7 @@ fn adapter_merges_identically_into_gguf_and_hf_models() {
 
 #[test]
 fn an_adapter_attached_as_branches_scores_as_merged_and_leaves_the_base_alone() {
-    let dir = temp_dir("lora-branches");
+    let dir = temp_dir("lora-attached");
     let config = tiny_config();
     let (gguf, _, _) = write_tiny_gguf_and_hf(&dir, &config, 24);
     let adapter = LoraAdapter::random(&config, LoraConfig::new(4, 8.0), 7, 0.5);
