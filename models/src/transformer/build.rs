@@ -168,16 +168,22 @@ impl<B: Backend> Builder<'_, B> {
     ) -> Result<(Linear<B>, Option<Linear<B>>)> {
         let (w, bias) = self.weight_and_bias(layer, module)?;
         let [out, inp] = module.shape(self.config);
-        let twin = (!backend_on_host::<B>()).then(|| {
-            let d = self.config.head_dim();
-            let rot = |x: &[f32]| rotate_half_columns(x, heads, d);
-            let w = transpose(&w, out, inp);
-            Linear::new(
-                matrix(rot(&w), [inp, out], self.device),
-                bias.as_deref().map(|b| vector(rot(b), self.device)),
-            )
-        });
-        Ok((self.linear_from(w, [out, inp], bias), twin))
+        if backend_on_host::<B>() {
+            return Ok((self.linear_from(w, [out, inp], bias), None));
+        }
+        // Off the host the weight is f32 `[in, out]`: transposed once for both layers.
+        let d = self.config.head_dim();
+        let rot = |x: &[f32]| rotate_half_columns(x, heads, d);
+        let w = transpose(&w, out, inp);
+        let twin = Linear::new(
+            matrix(rot(&w), [inp, out], self.device),
+            bias.as_deref().map(|b| vector(rot(b), self.device)),
+        );
+        let bias = bias.map(|b| vector(b, self.device));
+        Ok((
+            Linear::new(matrix(w, [inp, out], self.device), bias),
+            Some(twin),
+        ))
     }
 
     /// The weight of `module` in block `layer` (`[out, in]`, as stored) and its bias.
