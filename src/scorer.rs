@@ -1,10 +1,12 @@
 //! The engine's [`TextScorer`] over bip's burn-hosted language models: one model
-//! ([`ModelScorer`]) or three steered weak-to-strong ([`W2sScorer`]).
+//! ([`ModelScorer`]) or three steered weak-to-strong ([`W2sScorer`]), also at several
+//! steering strengths at once ([`AlphaSweep`]).
 
 use std::sync::{Arc, Mutex};
 
 use bip_engine::{PolicyFailure, TextRequest, TextScore, TextScorer};
 
+mod sweep;
 mod tokens;
 
 use bip_models::burn::tensor::backend::Backend;
@@ -12,6 +14,7 @@ use bip_models::{
     encode_requests, EncodedRequest, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest,
     Scored, TokenRequest, WeakToStrong,
 };
+pub use sweep::AlphaSweep;
 pub use tokens::{file_identity, model_identity};
 
 /// One language model with its prefix cache, scoring for the LM policy.
@@ -88,26 +91,32 @@ pub struct W2sScorer<B: Backend> {
 impl<B: Backend> W2sScorer<B> {
     /// Wraps three models already checked to share one tokenizer.
     pub fn new(w2s: WeakToStrong<B>) -> Self {
-        let name = format!(
-            "w2s L={} E={} N={} α={}",
-            model_name(w2s.large()),
-            model_name(w2s.expert()),
-            model_name(w2s.naive()),
-            w2s.alpha()
-        );
-        let identity = format!(
-            "w2s α={} L={} E={} N={}",
-            w2s.alpha(),
-            model_identity(w2s.large()),
-            model_identity(w2s.expert()),
-            model_identity(w2s.naive())
-        );
         Self {
-            name,
-            identity,
+            name: w2s_name(&w2s, w2s.alpha()),
+            identity: w2s_identity(&w2s, w2s.alpha()),
             w2s: Mutex::new(w2s),
         }
     }
+}
+
+/// A short description of `w2s` steered at `alpha`, for reports.
+fn w2s_name<B: Backend>(w2s: &WeakToStrong<B>, alpha: f64) -> String {
+    format!(
+        "w2s L={} E={} N={} α={alpha}",
+        model_name(w2s.large()),
+        model_name(w2s.expert()),
+        model_name(w2s.naive()),
+    )
+}
+
+/// The score cache's identity of `w2s` steered at `alpha`.
+fn w2s_identity<B: Backend>(w2s: &WeakToStrong<B>, alpha: f64) -> String {
+    format!(
+        "w2s α={alpha} L={} E={} N={}",
+        model_identity(w2s.large()),
+        model_identity(w2s.expert()),
+        model_identity(w2s.naive())
+    )
 }
 
 impl<B: Backend> TextScorer for W2sScorer<B>

@@ -13,7 +13,7 @@ use bip::models::{
 };
 use bip::scorer::{ModelScorer, W2sScorer};
 
-use crate::util::{bip, examples, json, write_hf_weights, TempDir};
+use crate::util::{bip, examples, json, posteriors, write_hf_weights, TempDir};
 
 fn smollm2() -> std::path::PathBuf {
     resolve_model("smollm2-135m").unwrap_or_else(|e| {
@@ -355,15 +355,6 @@ fn calibrate_fits_the_hybrid_lm_weight_and_infer_reads_it() {
         "the weight records the LM settings it was fitted under"
     );
     // The calibration gives the hybrid its weight: the same posteriors as the flag.
-    let posteriors = |out: &std::process::Output| {
-        let doc = json(out);
-        let episodes = doc["episodes"].as_array().expect("episodes").clone();
-        episodes
-            .iter()
-            .flat_map(|e| e["questions"].as_array().expect("questions").clone())
-            .map(|q| q["posterior"].clone())
-            .collect::<Vec<_>>()
-    };
     let read = bip([
         "infer",
         "--policy",

@@ -18,4 +18,5 @@ mod theme;
 mod train;
 mod util;
 mod virtualhome;
+mod w2s_alpha;
 mod w2s_topk;

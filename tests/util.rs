@@ -38,6 +38,17 @@ pub fn json(output: &Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).expect("stdout is JSON")
 }
 
+/// Every question's posterior in `infer --json`'s standard output, in order.
+pub fn posteriors(output: &Output) -> Vec<serde_json::Value> {
+    let doc = json(output);
+    let episodes = doc["episodes"].as_array().expect("episodes").clone();
+    episodes
+        .iter()
+        .flat_map(|e| e["questions"].as_array().expect("questions").clone())
+        .map(|q| q["posterior"].clone())
+        .collect()
+}
+
 /// A folder that is removed when dropped.
 pub struct TempDir(PathBuf);
 

@@ -1,12 +1,15 @@
 //! Fitting the planner's rationality β to held-out answers: the β that maximises the mean
 //! log probability of the correct options; and, the same way, the hybrid policy's weight
-//! of the language model ([`fit_lm_weight`]).
+//! of the language model ([`fit_lm_weight`]) and weak-to-strong's steering strength
+//! ([`fit_alpha`]).
 
+mod alpha;
 mod hybrid;
 mod lm_settings;
 
+pub use alpha::{fit_alpha, ALPHA_GRID};
 pub use hybrid::{fit_lm_weight, LM_WEIGHT_RANGE};
-pub use lm_settings::{LmSettings, SettingDifference};
+pub use lm_settings::{LmSettings, SettingDifference, Steering};
 
 use serde::{Deserialize, Serialize};
 
@@ -28,18 +31,23 @@ pub const BETA_RANGE: (f64, f64) = (0.25, 16.0);
 pub struct CalibrationFile {
     /// Must be [`CALIBRATION_FORMAT`].
     pub format: String,
-    /// What the parameters are for: "planner" (β), "hybrid" (the LM weight, at β) or
-    /// "nested" (trust, for stories).
+    /// What the parameters are for: "planner" (β), "hybrid" (the LM weight, at β),
+    /// "w2s" (α) or "nested" (trust, for stories).
     pub policy: String,
-    /// The planner's fitted rationality; for "hybrid", the β the LM weight was fitted at.
+    /// The planner's fitted rationality; for "hybrid" and "w2s", the β the fit ran at
+    /// (the planner's, which proposes the hypotheses the language model scores).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beta: Option<f64>,
     /// The hybrid's fitted weight of the language model's log-likelihood (the planner's
     /// weighs 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lm_weight: Option<f64>,
-    /// For "hybrid": the language-model settings the weight was fitted under, which a run
-    /// reading the weight must share. Files written before they were recorded lack them.
+    /// For "w2s": the fitted steering strength; for a "hybrid" whose language model is
+    /// steered, the α it was steered at, which a run reading the weight uses too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha: Option<f64>,
+    /// For "hybrid" and "w2s": the language-model settings the fit ran under, which a run
+    /// reading it must share. Hybrid files written before they were recorded lack them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lm: Option<LmSettings>,
     /// The fitted trust of nested-belief inference
@@ -59,8 +67,9 @@ impl CalibrationFile {
     /// [`EngineError::NotACalibration`] for malformed JSON,
     /// [`EngineError::CalibrationFormat`] for another format,
     /// [`EngineError::CalibrationBeta`] for a β out of range and
-    /// [`EngineError::CalibrationField`] for a planner or hybrid calibration without β, a
-    /// hybrid one without an LM weight ≥ 0 or a nested one without a trust in [0, 1].
+    /// [`EngineError::CalibrationField`] for a planner, hybrid or w2s calibration without
+    /// β, a hybrid one without an LM weight ≥ 0, a w2s one without its steering models
+    /// or a finite α, or a nested one without a trust in [0, 1].
     pub fn from_json(text: &str) -> Result<Self, EngineError> {
         let file: Self =
             serde_json::from_str(text).map_err(|source| EngineError::NotACalibration { source })?;
@@ -86,6 +95,15 @@ impl CalibrationFile {
             (_, None, _) => Err(missing("beta", "missing")),
             ("hybrid", _, _) if !file.lm_weight.is_some_and(|w| w.is_finite() && w >= 0.0) => {
                 Err(missing("lm_weight", "a number ≥ 0 is needed"))
+            }
+            ("w2s", _, _) if file.lm.as_ref().and_then(|l| l.steering.as_ref()).is_none() => {
+                Err(missing("lm", "the steering models are needed"))
+            }
+            ("w2s", _, _) if !file.alpha.is_some_and(f64::is_finite) => {
+                Err(missing("alpha", "a finite number is needed"))
+            }
+            ("hybrid", _, _) if file.alpha.is_some_and(|a| !a.is_finite()) => {
+                Err(missing("alpha", "a finite number is needed"))
             }
             _ => Ok(file),
         }
@@ -191,6 +209,7 @@ pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, EngineError> {
         policy: "planner".to_string(),
         beta: Some(beta),
         lm_weight: None,
+        alpha: None,
         lm: None,
         trust: None,
         mean_log_likelihood,

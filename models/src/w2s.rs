@@ -87,12 +87,7 @@ impl<B: Backend> WeakToStrong<B> {
         naive: Arc<LanguageModel<B>>,
         alpha: f64,
     ) -> Result<Self> {
-        if !(alpha.is_finite() && alpha.abs() <= MAX_W2S_ALPHA) {
-            return Err(ModelError::Config(format!(
-                "weak-to-strong alpha {} is not a number in [-{MAX_W2S_ALPHA}, {MAX_W2S_ALPHA}]",
-                number(alpha)
-            )));
-        }
+        check_alpha(alpha)?;
         let models = [large, expert, naive];
         for (i, m) in models.iter().enumerate().skip(1) {
             let name = |i: usize| {
@@ -171,9 +166,9 @@ impl<B: Backend> WeakToStrong<B> {
         self.caches.iter_mut().for_each(PrefixCache::clear);
     }
 
-    /// Whether only the large model matters: the shift is zero.
-    fn large_alone(&self) -> bool {
-        self.alpha == 0.0 || self.runs_as[1] == self.runs_as[2]
+    /// Whether only the large model matters at every one of `alphas`: the shift is zero.
+    fn large_alone(&self, alphas: &[f32]) -> bool {
+        self.runs_as[1] == self.runs_as[2] || alphas.iter().all(|&a| a == 0.0)
     }
 
     /// Scores each continuation after its prompt with the combined logits; prompts and
@@ -204,10 +199,43 @@ impl<B: Backend> WeakToStrong<B> {
         requests: &[TokenRequest<'_>],
         options: &ScoreOptions,
     ) -> Result<Vec<Scored>> {
-        if self.large_alone() {
-            return self.models[0].score_tokens(&mut self.caches[0], requests, options);
+        let mut steered = self.steered(requests, options, &[self.alpha])?;
+        Ok(steered.pop().unwrap_or_default())
+    }
+
+    /// Scores each request at every steering strength of `alphas` at once: the three
+    /// models run once and each α only combines their logits anew, so a sweep over α
+    /// (fitting it, `bip calibrate --policy w2s`) costs one scoring. `result[k][i]` is
+    /// request `i` at `alphas[k]`, as [`WeakToStrong::score_tokens`] would score it with
+    /// α = `alphas[k]` (the model's own log-probabilities where α is 0).
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::Config`] for an α as [`WeakToStrong::new`] refuses it; otherwise as
+    /// [`WeakToStrong::score_tokens`].
+    pub fn score_tokens_at(
+        &mut self,
+        requests: &[TokenRequest<'_>],
+        alphas: &[f64],
+    ) -> Result<Vec<Vec<Scored>>> {
+        alphas.iter().try_for_each(|&a| check_alpha(a))?;
+        let alphas: Vec<f32> = alphas.iter().map(|&a| a as f32).collect();
+        self.steered(requests, &ScoreOptions::default(), &alphas)
+    }
+
+    /// The requests scored at each of `alphas`, in rounds of at most
+    /// [`MAX_ROWS_PER_ROUND`] continuation tokens.
+    fn steered(
+        &mut self,
+        requests: &[TokenRequest<'_>],
+        options: &ScoreOptions,
+        alphas: &[f32],
+    ) -> Result<Vec<Vec<Scored>>> {
+        if self.large_alone(alphas) {
+            let alone = self.models[0].score_tokens(&mut self.caches[0], requests, options)?;
+            return Ok(vec![alone; alphas.len()]);
         }
-        let mut out = Vec::with_capacity(requests.len());
+        let mut out = vec![Vec::with_capacity(requests.len()); alphas.len()];
         let mut start = 0;
         while start < requests.len() {
             // At least one request per round, then as many as fit the row bound.
@@ -219,27 +247,31 @@ impl<B: Backend> WeakToStrong<B> {
                 rows += requests[end].continuation.len();
                 end += 1;
             }
-            let round = self
-                .round(&requests[start..end], options)
-                .map_err(|e| match e {
-                    ModelError::BadRequest { index, problem } => ModelError::BadRequest {
-                        index: index + start,
-                        problem,
-                    },
-                    other => other,
-                })?;
-            out.extend(round);
+            let round =
+                self.round(&requests[start..end], options, alphas)
+                    .map_err(|e| match e {
+                        ModelError::BadRequest { index, problem } => ModelError::BadRequest {
+                            index: index + start,
+                            problem,
+                        },
+                        other => other,
+                    })?;
+            for (all, part) in out.iter_mut().zip(round) {
+                all.extend(part);
+            }
             start = end;
         }
         Ok(out)
     }
 
-    /// Scores `requests` with every distinct model and combines the logits.
+    /// Scores `requests` with every distinct model and combines the logits at each of
+    /// `alphas`.
     fn round(
         &mut self,
         requests: &[TokenRequest<'_>],
         options: &ScoreOptions,
-    ) -> Result<Vec<Scored>> {
+        alphas: &[f32],
+    ) -> Result<Vec<Vec<Scored>>> {
         let full = ScoreOptions {
             full_logits: true,
             ..*options
@@ -261,30 +293,56 @@ impl<B: Backend> WeakToStrong<B> {
                 .ok_or_else(|| ModelError::Backend("a model's scores are missing".into()))
         };
         let (large, expert, naive) = (get(0)?, get(1)?, get(2)?);
-        let alpha = self.alpha;
-        let mut out = Vec::with_capacity(requests.len());
+        let mut out = vec![Vec::with_capacity(requests.len()); alphas.len()];
         for ((l, e), n) in large.iter().zip(expert).zip(naive) {
-            let vocab = l.vocab_size;
             let (sl, se, sn) = (full_logits(l)?, full_logits(e)?, full_logits(n)?);
-            let mut z = vec![0.0f32; sl.len()];
-            z.par_chunks_mut(vocab.max(1))
-                .enumerate()
-                .for_each(|(r, zr)| {
-                    let at = r * vocab;
-                    for (j, x) in zr.iter_mut().enumerate() {
-                        *x = sl[at + j] + alpha * (se[at + j] - sn[at + j]);
-                    }
-                });
-            let logprobs = log_softmax_rows(&z, vocab, &l.tokens);
-            out.push(Scored {
-                tokens: l.tokens.clone(),
-                logprobs,
-                logits: options.full_logits.then_some(z),
-                vocab_size: vocab,
-            });
+            for (&alpha, scored) in alphas.iter().zip(&mut out) {
+                scored.push(combined(l, sl, se, sn, alpha, options.full_logits));
+            }
         }
         Ok(out)
     }
+}
+
+/// The large model's scores `l` (its logits `sl`) steered by `alpha (se − sn)`; at α = 0
+/// its own log-probabilities, as when only it runs.
+fn combined(l: &Scored, sl: &[f32], se: &[f32], sn: &[f32], alpha: f32, logits: bool) -> Scored {
+    let vocab = l.vocab_size;
+    if alpha == 0.0 {
+        return Scored {
+            tokens: l.tokens.clone(),
+            logprobs: l.logprobs.clone(),
+            logits: logits.then(|| sl.to_vec()),
+            vocab_size: vocab,
+        };
+    }
+    let mut z = vec![0.0f32; sl.len()];
+    z.par_chunks_mut(vocab.max(1))
+        .enumerate()
+        .for_each(|(r, zr)| {
+            let at = r * vocab;
+            for (j, x) in zr.iter_mut().enumerate() {
+                *x = sl[at + j] + alpha * (se[at + j] - sn[at + j]);
+            }
+        });
+    let logprobs = log_softmax_rows(&z, vocab, &l.tokens);
+    Scored {
+        tokens: l.tokens.clone(),
+        logprobs,
+        logits: logits.then_some(z),
+        vocab_size: vocab,
+    }
+}
+
+/// Refuses an α that is not finite or beyond ±[`MAX_W2S_ALPHA`].
+fn check_alpha(alpha: f64) -> Result<()> {
+    if alpha.is_finite() && alpha.abs() <= MAX_W2S_ALPHA {
+        return Ok(());
+    }
+    Err(ModelError::Config(format!(
+        "weak-to-strong alpha {} is not a number in [-{MAX_W2S_ALPHA}, {MAX_W2S_ALPHA}]",
+        number(alpha)
+    )))
 }
 
 /// The full logits of `s`, which [`WeakToStrong`] always asks for.
@@ -453,6 +511,41 @@ mod tests {
             assert!(largest_shift > 1e-3, "{largest_shift}");
         }
         assert!(w2s.stats().large.reused_tokens > 0);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_sweep_over_alpha_scores_as_one_run_per_alpha() {
+        let dir = temp_dir("w2s-sweep");
+        let (large, small) = files(&dir);
+        let (l, n) = (load(&large, None), load(&small, None));
+        let adapter = LoraAdapter::random(&tiny_config(), LoraConfig::new(4, 8.0), 3, 0.5);
+        let e = load(&small, Some(&adapter));
+        let alphas = [0.0, 0.5, 1.0, 2.5];
+        let mut sweep = WeakToStrong::new(l.clone(), e.clone(), n.clone(), 1.0).unwrap();
+        let swept = sweep.score_tokens_at(&requests(), &alphas).unwrap();
+        assert_eq!(swept.len(), alphas.len());
+        for (&alpha, at) in alphas.iter().zip(&swept) {
+            let mut one = WeakToStrong::new(l.clone(), e.clone(), n.clone(), alpha).unwrap();
+            let single = one
+                .score_tokens(&requests(), &ScoreOptions::default())
+                .unwrap();
+            assert_eq!(logprobs(at), logprobs(&single), "alpha {alpha}");
+        }
+        assert_ne!(logprobs(&swept[0]), logprobs(&swept[3]), "α matters");
+        // Each model ran once for the four strengths.
+        let stats = sweep.stats();
+        assert_eq!(stats.tokens_computed(), 3 * stats.large.tokens_computed());
+        let computed = stats.large.tokens_computed();
+        let mut one = WeakToStrong::new(l, e, n, 1.0).unwrap();
+        one.score_tokens(&requests(), &ScoreOptions::default())
+            .unwrap();
+        assert_eq!(one.stats().large.tokens_computed(), computed);
+        let err = sweep
+            .score_tokens_at(&requests(), &[1.0, f64::INFINITY])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("alpha inf"), "{err}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

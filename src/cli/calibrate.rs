@@ -1,6 +1,6 @@
-//! `bip calibrate`: fit the planner's β (or, with `--policy hybrid`, the hybrid's LM
-//! weight) on held-out episodes, or the trust of nested-belief inference on stories, and
-//! save it.
+//! `bip calibrate`: fit the planner's β (with `--policy hybrid`, the hybrid's LM weight;
+//! with `--policy w2s`, the steering strength α) on held-out episodes, or the trust of
+//! nested-belief inference on stories, and save it.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,9 +8,12 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::engine::calibrate::{fit_beta, fit_lm_weight, CalibrationFile, LM_WEIGHT_RANGE};
+use bip::engine::calibrate::{
+    fit_alpha, fit_beta, fit_lm_weight, CalibrationFile, ALPHA_GRID, LM_WEIGHT_RANGE,
+};
 use bip::engine::nested::fit_trust;
 use bip::engine::BatchOptions;
+use bip::engine::Policy;
 use bip::episodes::Episode;
 use bip::io::OutputSet;
 use bip::policy::PolicyKind;
@@ -23,15 +26,16 @@ use super::policy::PolicyArgs;
 #[derive(Debug, Args)]
 pub struct CalibrateArgs {
     /// Held-out files with expected answers (`.jsonl` or `.json`): single-agent episodes
-    /// (β is fitted; with --policy hybrid, the LM weight) or stories (the trust is
-    /// fitted), not both.
+    /// (β is fitted; with --policy hybrid, the LM weight; with --policy w2s, α) or
+    /// stories (the trust is fitted), not both.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Where to save the calibration (JSON), for `--calibration FILE` of infer and eval.
     #[arg(long, short)]
     out: PathBuf,
     /// `--policy hybrid` and its flags fit the hybrid's LM weight (the planner weighing 1,
-    /// at the β given); the default fits the planner's β.
+    /// at the β given); `--policy w2s` fits α over a grid from 0 to 4; the default fits
+    /// the planner's β.
     #[command(flatten)]
     policy: PolicyArgs,
 }
@@ -56,9 +60,11 @@ pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
                 (fit, what)
             }
             PolicyKind::Hybrid => fit_hybrid(&episodes, &args.policy)?,
-            other => {
-                bail!("--policy {other}: calibrate fits the planner's β or the hybrid's LM weight")
-            }
+            PolicyKind::W2s => fit_w2s(&episodes, &args.policy)?,
+            other => bail!(
+                "--policy {other}: calibrate fits the planner's β, the hybrid's LM weight or \
+                 weak-to-strong's α"
+            ),
         }
     };
     let text = serde_json::to_string_pretty(&fit).context("serialising the calibration")? + "\n";
@@ -87,8 +93,10 @@ fn fit_hybrid(
         pruning: built.pruning(),
         ..BatchOptions::default()
     };
-    let fit = fit_lm_weight(episodes, &hybrid, beta, &options, built.lm_settings())
+    let mut fit = fit_lm_weight(episodes, &hybrid, beta, &options, built.lm_settings())
         .context("calibration failed")?;
+    // A steered language model's weight holds at the α it was steered at.
+    fit.alpha = built.steered().then_some(built.alpha);
     let weight = fit.lm_weight.unwrap_or_default();
     let (low, high) = LM_WEIGHT_RANGE;
     let mut what = format!("LM weight = {weight:.3} (planner weight 1, β = {beta:.3})");
@@ -97,6 +105,40 @@ fn fit_hybrid(
         what += &format!(", the range's top ({high}): these questions favour the LM alone");
     } else if weight <= low * 1.01 {
         what += &format!(", the range's bottom ({low}): these questions favour the planner alone");
+    }
+    Ok((fit, what))
+}
+
+/// Fits weak-to-strong's α over [`ALPHA_GRID`], the three models run once for every α,
+/// with the policy's pruning.
+fn fit_w2s(episodes: &[Episode], policy: &PolicyArgs) -> anyhow::Result<(CalibrationFile, String)> {
+    if policy.alpha_given() {
+        bail!("--alpha: calibrate fits α (over {ALPHA_GRID:?}); give it no α");
+    }
+    let (policies, built) = policy.build_alpha_sweep(&ALPHA_GRID)?;
+    let options = BatchOptions {
+        pruning: built.pruning(),
+        ..BatchOptions::default()
+    };
+    let candidates: Vec<(f64, &dyn Policy)> = ALPHA_GRID
+        .iter()
+        .zip(&policies)
+        .map(|(&alpha, p)| (alpha, p.as_ref()))
+        .collect();
+    let fit = fit_alpha(
+        episodes,
+        &candidates,
+        built.beta,
+        &options,
+        built.lm_settings(),
+    )
+    .context("calibration failed")?;
+    let alpha = fit.alpha.unwrap_or_default();
+    let mut what = format!("α = {alpha} (of {ALPHA_GRID:?}, β = {:.3})", built.beta);
+    if alpha == 0.0 {
+        what += ": steering did not help on these questions (the large model alone)";
+    } else if alpha >= ALPHA_GRID[ALPHA_GRID.len() - 1] {
+        what += ", the grid's top: these questions would steer further";
     }
     Ok((fit, what))
 }

@@ -68,8 +68,8 @@ pub struct PolicyArgs {
     /// (default 3, or the calibrated value).
     #[arg(long, allow_negative_numbers = true)]
     beta: Option<f64>,
-    /// A calibration file written by `bip calibrate`: its β, and with --policy hybrid its
-    /// fitted LM weight.
+    /// A calibration file written by `bip calibrate`: its β; with --policy hybrid its
+    /// fitted LM weight; with --policy w2s (or a steered hybrid) its fitted α.
     #[arg(long, conflicts_with = "beta")]
     calibration: Option<PathBuf>,
     /// Language model of the lm and hybrid policies: a GGUF file, a Hugging Face folder,
@@ -82,7 +82,8 @@ pub struct PolicyArgs {
     #[arg(long)]
     adapter: Option<PathBuf>,
     /// Weak-to-strong: the large model L (a served one too: `http://HOST:PORT/v1`, with
-    /// --tokenizer; then steered from its top log-probabilities).
+    /// --tokenizer; then steered from its top log-probabilities). With --policy hybrid,
+    /// the hybrid's language model is L steered by --expert and --naive (not --model).
     #[arg(long, required_if_eq("policy", "w2s"))]
     large: Option<String>,
     /// Weak-to-strong: the small expert E (post-trained).
@@ -94,9 +95,10 @@ pub struct PolicyArgs {
     /// Weak-to-strong: the small naive model N (the expert before post-training).
     #[arg(long, required_if_eq("policy", "w2s"))]
     naive: Option<String>,
-    /// Weak-to-strong steering strength α in s_L + α (s_E − s_N).
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
-    alpha: f64,
+    /// Weak-to-strong steering strength α in s_L + α (s_E − s_N) (default 1, or the
+    /// calibrated value).
+    #[arg(long, allow_negative_numbers = true)]
+    alpha: Option<f64>,
     /// Where language models run: `cpu`, `cuda` or `cuda:N`.
     #[arg(long, default_value_t = Device::Cpu)]
     device: Device,
@@ -148,7 +150,6 @@ impl PolicyArgs {
             expert: self.expert.clone(),
             expert_adapter: self.expert_adapter.clone(),
             naive: self.naive.clone(),
-            alpha: self.alpha,
             device: self.device,
             reduction: match self.lm_score {
                 ReductionArg::Mean => TokenReduction::Mean,
@@ -170,7 +171,8 @@ impl PolicyArgs {
             serving: self.scoring.options(),
             ..PolicyOptions::default()
         };
-        (options.beta, options.lm_weight) = self.calibrated(&options.lm_settings())?;
+        let fitted = self.calibrated(&options.lm_settings())?;
+        (options.beta, options.lm_weight, options.alpha) = fitted;
         Ok(options)
     }
 
@@ -182,6 +184,25 @@ impl PolicyArgs {
         let built = options.build_with_caches().map_err(flag_error)?;
         self.scoring.opened(built.caches, built.top_k_bound);
         Ok(built.policy)
+    }
+
+    /// The weak-to-strong policy the flags describe at each α of `alphas` (`bip
+    /// calibrate` fits α), over one run of the models, with the options it was built from.
+    pub fn build_alpha_sweep(
+        &self,
+        alphas: &[f64],
+    ) -> anyhow::Result<(Vec<Box<dyn Policy>>, PolicyOptions)> {
+        lm::max_context(self.max_context)?;
+        let options = self.options()?;
+        let built = options.build_alpha_sweep(alphas).map_err(flag_error)?;
+        let policies = built
+            .into_iter()
+            .map(|b| {
+                self.scoring.opened(b.caches, None);
+                b.policy
+            })
+            .collect();
+        Ok((policies, options))
     }
 
     /// The hybrid policy the flags describe, whatever --policy says (`bip calibrate`
@@ -205,6 +226,11 @@ impl PolicyArgs {
         Ok(self.options()?.pruning())
     }
 
+    /// Whether --alpha was given.
+    pub fn alpha_given(&self) -> bool {
+        self.alpha.is_some()
+    }
+
     /// The calibration file given, if any.
     pub fn calibration(&self) -> Option<&std::path::Path> {
         self.calibration.as_deref()
@@ -220,10 +246,10 @@ impl PolicyArgs {
         }
     }
 
-    /// β and the hybrid's LM weight from the flags, --calibration or the defaults; β
-    /// checked to be in range (the weight is checked with the other options). A fitted
-    /// weight is only read under the LM settings it was fitted with (`lm`).
-    fn calibrated(&self, lm: &LmSettings) -> anyhow::Result<(f64, f64)> {
+    /// β, the hybrid's LM weight and α from the flags, --calibration or the defaults; β
+    /// checked to be in range (the weight and α are checked with the other options). A
+    /// fitted weight or α is only read under the LM settings it was fitted with (`lm`).
+    fn calibrated(&self, lm: &LmSettings) -> anyhow::Result<(f64, f64, f64)> {
         let file = match &self.calibration {
             Some(path) => Some((path, self.read_calibration(path, lm)?)),
             None => None,
@@ -234,18 +260,27 @@ impl PolicyArgs {
             (None, None) => DEFAULT_BETA,
         };
         check_beta(beta).map_err(|_| anyhow!("--beta {}: must be in [0, 1e6]", number(beta)))?;
-        let fitted = file
-            .as_ref()
-            .and_then(|(path, f)| Some((path, f.lm_weight?)));
-        let lm_weight = match (fitted, self.lm_weight) {
-            (Some((path, _)), Some(_)) => bail!(
-                "--lm-weight: the calibration {} sets the LM weight; give one or the other",
-                path.display()
-            ),
-            (Some((_, weight)), None) | (None, Some(weight)) => weight,
-            (None, None) => 1.0,
-        };
-        Ok((beta, lm_weight))
+        // A value the file sets, else the flag's, else 1; not both.
+        let fitted =
+            |value: fn(&CalibrationFile) -> Option<f64>, given: Option<f64>, flag, what| match (
+                file.as_ref().and_then(|(p, f)| Some((p, value(f)?))),
+                given,
+            ) {
+                (Some((path, _)), Some(_)) => bail!(
+                    "{flag}: the calibration {} sets {what}; give one or the other",
+                    path.display()
+                ),
+                (Some((_, v)), None) | (None, Some(v)) => Ok(v),
+                (None, None) => Ok(1.0),
+            };
+        let lm_weight = fitted(
+            |f| f.lm_weight,
+            self.lm_weight,
+            "--lm-weight",
+            "the LM weight",
+        )?;
+        let alpha = fitted(|f| f.alpha, self.alpha, "--alpha", "α")?;
+        Ok((beta, lm_weight, alpha))
     }
 
     /// Reads a calibration for this policy: a planner's (β) for any, a hybrid's (β and
@@ -258,16 +293,30 @@ impl PolicyArgs {
         let text = bip::io::read_input(path)?;
         let file =
             CalibrationFile::from_json(&text).with_context(|| format!("{}", path.display()))?;
+        let steered = self.policy == PolicyKind::W2s
+            || (self.policy == PolicyKind::Hybrid && self.large.is_some());
         match file.policy.as_str() {
             "planner" => Ok(file),
             "hybrid" if self.policy == PolicyKind::Hybrid => {
                 check_lm_settings(path, file.lm.as_ref(), lm)?;
                 Ok(file)
             }
-            "hybrid" => bail!(
-                "{}: calibrated for the hybrid policy (its LM weight), not --policy {}",
+            // α (and the β it was fitted at) for a steered language model, alone or in
+            // the hybrid.
+            "w2s" if steered => {
+                check_lm_settings(path, file.lm.as_ref(), lm)?;
+                Ok(file)
+            }
+            "hybrid" | "w2s" => bail!(
+                "{}: calibrated for the {} policy, not --policy {}{}",
                 path.display(),
-                self.kind()
+                file.policy,
+                self.kind(),
+                if file.policy == "w2s" {
+                    " (a hybrid reads α when its language model is steered: --large)"
+                } else {
+                    ""
+                }
             ),
             other => bail!(
                 "{}: calibrated for policy \"{other}\", not the planner",
@@ -277,7 +326,7 @@ impl PolicyArgs {
     }
 }
 
-/// Refuses a hybrid calibration fitted under other LM settings than the run's, naming
+/// Refuses a calibration fitted under other LM settings than the run's, naming
 /// each difference as the flag that sets it. A file from before the settings were
 /// recorded is read with a warning.
 fn check_lm_settings(
@@ -298,6 +347,8 @@ fn check_lm_settings(
         .into_iter()
         .map(|d| {
             let flag = match d.setting {
+                // The steered model is L.
+                "model" if run.steering.is_some() => "--large".to_string(),
                 "score" => "--lm-score".to_string(),
                 "likelihood" => "--lm-likelihood".to_string(),
                 other => format!("--{}", other.replace('_', "-")),

@@ -12,7 +12,7 @@ use super::PolicyError;
 use crate::cached::TokenScorer;
 use crate::remote::RemoteScorer;
 use crate::remote_w2s::{RemoteW2sScorer, WidestBound};
-use crate::scorer::{ModelScorer, W2sScorer};
+use crate::scorer::{AlphaSweep, ModelScorer, W2sScorer};
 
 /// Loads `spec` (a path or an alias), with a LoRA adapter merged in when given, within
 /// the limits of `options`.
@@ -78,10 +78,14 @@ pub(super) struct W2s<'a> {
     pub options: LoadOptions,
     /// Where a served L's scorer keeps its widest top-k bound.
     pub widest: Arc<WidestBound>,
+    /// Instead of one scorer at `alpha`, one per α of this sweep over one run of the
+    /// models (fitting α); L must then be a model bip loads.
+    pub sweep: Option<Vec<f64>>,
 }
 
 impl BackendTask for W2s<'_> {
-    type Output = Result<Box<dyn TokenScorer>, PolicyError>;
+    /// The scorer at `alpha`, or the sweep's scorers.
+    type Output = Result<Vec<Box<dyn TokenScorer>>, PolicyError>;
 
     fn run<B: Backend>(self, device: &B::Device) -> Self::Output {
         let W2s {
@@ -92,6 +96,7 @@ impl BackendTask for W2s<'_> {
             alpha,
             options,
             widest,
+            sweep,
         } = self;
         let load = |spec: &str, adapter: Option<&Path>, role: &'static str| {
             load_model::<B>(spec, adapter, &options, device)
@@ -126,12 +131,16 @@ impl BackendTask for W2s<'_> {
                 })
         };
         let large = match large {
+            Large::Served(_) if sweep.is_some() => return Err(PolicyError::NotServable {
+                what:
+                    "fitting α needs the large model's every logit: one bip loads, not a served one",
+            }),
             Large::Served(served) => {
                 let naive_model = load(naive, None, "naive")?;
                 let expert_model = expert_of(&naive_model)?;
                 let w2s = RemoteW2sScorer::new(*served, expert_model, naive_model, alpha, widest)
                     .map_err(PolicyError::W2s)?;
-                return Ok(Box::new(w2s));
+                return Ok(vec![Box::new(w2s)]);
             }
             Large::Local(spec) => (spec, load(spec, None, "large")?),
         };
@@ -144,6 +153,9 @@ impl BackendTask for W2s<'_> {
         let expert_model = expert_of(&naive_model)?;
         let w2s = WeakToStrong::new(large.1, expert_model, naive_model, alpha)
             .map_err(PolicyError::W2s)?;
-        Ok(Box::new(W2sScorer::new(w2s)))
+        Ok(match sweep {
+            None => vec![Box::new(W2sScorer::new(w2s))],
+            Some(alphas) => AlphaSweep::new(w2s, alphas).scorers(),
+        })
     }
 }

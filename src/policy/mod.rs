@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
-use bip_engine::calibrate::LmSettings;
+use bip_engine::calibrate::{LmSettings, Steering};
 use bip_engine::{
     ActionLikelihood, HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate,
     Pruning, TextScorer, TokenReduction, DEFAULT_BETA,
@@ -37,6 +37,7 @@ pub use error::PolicyError;
 pub use load::load_model;
 pub use serving::{ServingOptions, MAX_CONCURRENCY};
 
+use crate::cached::TokenScorer;
 use crate::remote_w2s::WidestBound;
 use load::{Large, Single, W2s};
 
@@ -99,12 +100,13 @@ pub struct PolicyOptions {
     /// Rationality β of the planner (also the planner that proposes hypotheses when
     /// pruning): 0 acts at random, larger is closer to optimal.
     pub beta: f64,
-    /// The language model of `lm` and `hybrid`: a GGUF file, a Hugging Face folder, or an
-    /// alias (`smollm2-135m`).
+    /// The language model of `lm` and `hybrid` (unless the hybrid's is steered: `large`
+    /// given): a GGUF file, a Hugging Face folder, or an alias (`smollm2-135m`).
     pub model: String,
     /// A PEFT LoRA adapter folder merged into `model`.
     pub adapter: Option<PathBuf>,
-    /// Weak-to-strong: the large model L.
+    /// Weak-to-strong: the large model L. Given with `hybrid`, the hybrid's language
+    /// model is L steered by the expert and the naive model.
     pub large: Option<String>,
     /// Weak-to-strong: the small expert E (post-trained).
     pub expert: Option<String>,
@@ -213,11 +215,11 @@ impl PolicyOptions {
                 let scorer = self.w2s_scorer(caches, top_k_bound)?;
                 Ok(Box::new(self.lm_policy(scorer)))
             }
-            PolicyKind::Hybrid => Ok(Box::new(self.hybrid_policy(caches)?)),
+            PolicyKind::Hybrid => Ok(Box::new(self.hybrid_policy(caches, top_k_bound)?)),
         }
     }
 
-    /// The hybrid policy whatever the kind (for fitting its weights, `bip calibrate`), with
+    /// The hybrid policy of these options (for fitting its weights, `bip calibrate`), with
     /// the score caches it opened.
     ///
     /// # Errors
@@ -225,18 +227,60 @@ impl PolicyOptions {
     pub fn build_hybrid(&self) -> Result<(HybridPolicy, Vec<Arc<ScoreCache>>), PolicyError> {
         self.check()?;
         let mut caches = Vec::new();
-        let hybrid = self.hybrid_policy(&mut caches)?;
+        let hybrid = self.hybrid_policy(&mut caches, &mut None)?;
         Ok((hybrid, caches))
     }
 
     fn hybrid_policy(
         &self,
         caches: &mut Vec<Arc<ScoreCache>>,
+        top_k_bound: &mut Option<Arc<WidestBound>>,
     ) -> Result<HybridPolicy, PolicyError> {
         let planner = Box::new(PlannerPolicy::new(self.beta).map_err(PolicyError::Beta)?);
-        let lm = Box::new(self.lm_policy(self.single_scorer(caches)?));
+        let scorer = if self.steered() {
+            self.w2s_scorer(caches, top_k_bound)?
+        } else {
+            self.single_scorer(caches)?
+        };
+        let lm = Box::new(self.lm_policy(scorer));
         HybridPolicy::new(planner, lm, self.planner_weight, self.lm_weight)
             .map_err(PolicyError::HybridWeights)
+    }
+
+    /// The weak-to-strong policy at each α of `alphas` (fitting α, `bip calibrate`), over
+    /// one load and one run of the three models, each with the score cache it opened.
+    /// L must be a model bip loads.
+    ///
+    /// # Errors
+    /// As [`PolicyOptions::build_with_caches`]; also an α out of range and a served L.
+    pub fn build_alpha_sweep(&self, alphas: &[f64]) -> Result<Vec<BuiltPolicy>, PolicyError> {
+        self.check()?;
+        for &alpha in alphas {
+            Self {
+                alpha,
+                ..self.clone()
+            }
+            .check()?;
+        }
+        let scorers = self.w2s_scorers(Some(alphas.to_vec()), &mut None)?;
+        scorers
+            .into_iter()
+            .map(|scorer| {
+                let mut caches = Vec::new();
+                let scorer = self.serving.cached(scorer, &mut caches)?;
+                Ok(BuiltPolicy {
+                    policy: Box::new(self.lm_policy(scorer)),
+                    caches,
+                    top_k_bound: None,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether the language model is weak-to-strong steered: the w2s policy, or a hybrid
+    /// given a large model.
+    pub fn steered(&self) -> bool {
+        self.kind == PolicyKind::W2s || (self.kind == PolicyKind::Hybrid && self.large.is_some())
     }
 
     /// The hypothesis pruning asked for: none for the planner, whose every hypothesis
@@ -248,9 +292,9 @@ impl PolicyOptions {
         })
     }
 
-    /// The language-model settings a hybrid's LM weight is fitted under and must be read
-    /// under ([`LmSettings`]): the model's and adapter's names (an alias as its file's),
-    /// how actions are scored, and the pruning.
+    /// The language-model settings a hybrid's LM weight or weak-to-strong's α is fitted
+    /// under and must be read under ([`LmSettings`]): the models' and adapters' names (an
+    /// alias as its file's), how actions are scored, and the pruning.
     pub fn lm_settings(&self) -> LmSettings {
         let name = |path: &Path| {
             path.file_name().map_or_else(
@@ -258,14 +302,31 @@ impl PolicyOptions {
                 |n| n.to_string_lossy().into_owned(),
             )
         };
-        let model = match bip_models::alias_path(&self.model) {
+        let model_name = |spec: &str| match bip_models::alias_path(spec) {
             Some(path) => name(&path),
-            None if self.model.contains("://") => self.model.clone(),
-            None => name(Path::new(&self.model)),
+            None if spec.contains("://") => spec.to_string(),
+            None => name(Path::new(spec)),
+        };
+        let unnamed = || "none".to_string();
+        let steered = |role: &Option<String>| role.as_deref().map_or_else(unnamed, model_name);
+        let (model, adapter, steering) = if self.steered() {
+            let steering = Steering {
+                expert: steered(&self.expert),
+                expert_adapter: self.expert_adapter.as_deref().map(name),
+                naive: steered(&self.naive),
+            };
+            (steered(&self.large), None, Some(steering))
+        } else {
+            (
+                model_name(&self.model),
+                self.adapter.as_deref().map(name),
+                None,
+            )
         };
         LmSettings {
             model,
-            adapter: self.adapter.as_deref().map(name),
+            adapter,
+            steering,
             score: self.reduction,
             likelihood: self.likelihood,
             prompt_style: self.style,
@@ -348,13 +409,26 @@ impl PolicyOptions {
         self.serving.cached(scorer, caches)
     }
 
-    /// The weak-to-strong scorer; with a served L, `top_k_bound` receives where it keeps
-    /// its widest bound.
+    /// The weak-to-strong scorer, behind the score cache; with a served L, `top_k_bound`
+    /// receives where it keeps its widest bound.
     fn w2s_scorer(
         &self,
         caches: &mut Vec<Arc<ScoreCache>>,
         top_k_bound: &mut Option<Arc<WidestBound>>,
     ) -> Result<Box<dyn TextScorer>, PolicyError> {
+        let scorer = self
+            .w2s_scorers(None, top_k_bound)?
+            .pop()
+            .ok_or(PolicyError::MissingW2sModels)?;
+        self.serving.cached(scorer, caches)
+    }
+
+    /// The weak-to-strong scorer at `alpha`, or one per α of `sweep`.
+    fn w2s_scorers(
+        &self,
+        sweep: Option<Vec<f64>>,
+        top_k_bound: &mut Option<Arc<WidestBound>>,
+    ) -> Result<Vec<Box<dyn TokenScorer>>, PolicyError> {
         let (Some(large), Some(expert), Some(naive)) = (&self.large, &self.expert, &self.naive)
         else {
             return Err(PolicyError::MissingW2sModels);
@@ -381,9 +455,9 @@ impl PolicyOptions {
             alpha: self.alpha,
             options: self.load_options(),
             widest,
+            sweep,
         };
-        let scorer = self.device.run(task).map_err(PolicyError::Device)??;
-        self.serving.cached(scorer, caches)
+        self.device.run(task).map_err(PolicyError::Device)?
     }
 }
 

@@ -75,6 +75,7 @@ pub fn fit_lm_weight(
         policy: "hybrid".to_string(),
         beta: Some(beta),
         lm_weight: Some(lm_weight),
+        alpha: None,
         lm: Some(settings),
         trust: None,
         mean_log_likelihood,
@@ -156,6 +157,7 @@ mod tests {
             prompt_style: crate::policy::lm::PromptStyle::Bip,
             prompt_observations: false,
             prune_to: 2,
+            steering: None,
         };
         let fit = fit_lm_weight(&episodes, &hybrid, 3.0, &options, settings.clone()).expect("fit");
         assert_eq!(fit.lm, Some(settings), "the settings are recorded");

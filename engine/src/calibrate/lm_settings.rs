@@ -30,6 +30,21 @@ pub struct LmSettings {
     pub prompt_observations: bool,
     /// Hypotheses kept per answer option (0: all).
     pub prune_to: usize,
+    /// Weak-to-strong: the small models that steer `model` (then the large one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steering: Option<Steering>,
+}
+
+/// The small models of weak-to-strong steering, by name as [`LmSettings::model`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Steering {
+    /// The expert's model.
+    pub expert: String,
+    /// The LoRA adapter folder's name that makes the expert, if any.
+    pub expert_adapter: Option<String>,
+    /// The naive model.
+    pub naive: String,
 }
 
 /// One setting on which a run differs from a calibration: its name (as in the file) and
@@ -49,6 +64,16 @@ impl LmSettings {
     /// when the weight applies to `run`.
     pub fn differences(&self, run: &LmSettings) -> Vec<SettingDifference> {
         let adapter = |a: &Option<String>| a.clone().unwrap_or_else(|| "none".to_string());
+        // The expert, its adapter and the naive model, "none" where there is none.
+        let steering = |s: &LmSettings| {
+            let none = || "none".to_string();
+            s.steering.clone().map_or_else(
+                || [none(), none(), none()],
+                |st| [st.expert, st.expert_adapter.unwrap_or_else(none), st.naive],
+            )
+        };
+        let ([expert, expert_adapter, naive], [run_expert, run_expert_adapter, run_naive]) =
+            (steering(self), steering(run));
         let pairs = [
             ("model", self.model.clone(), run.model.clone()),
             ("adapter", adapter(&self.adapter), adapter(&run.adapter)),
@@ -73,6 +98,9 @@ impl LmSettings {
                 self.prune_to.to_string(),
                 run.prune_to.to_string(),
             ),
+            ("expert", expert, run_expert),
+            ("expert_adapter", expert_adapter, run_expert_adapter),
+            ("naive", naive, run_naive),
         ];
         pairs
             .into_iter()
@@ -107,6 +135,7 @@ mod tests {
             prompt_style: PromptStyle::Bip,
             prompt_observations: false,
             prune_to: 2,
+            steering: None,
         }
     }
 
@@ -125,6 +154,11 @@ mod tests {
             prompt_style: PromptStyle::BipAlm,
             prompt_observations: true,
             prune_to: 4,
+            steering: Some(Steering {
+                expert: "small.gguf".into(),
+                expert_adapter: Some("expert-s1".into()),
+                naive: "small.gguf".into(),
+            }),
         };
         let found: Vec<(&str, String, String)> = settings()
             .differences(&run)
@@ -139,6 +173,9 @@ mod tests {
             ("prompt_style", "bip", "bip-alm"),
             ("prompt_observations", "false", "true"),
             ("prune_to", "2", "4"),
+            ("expert", "none", "small.gguf"),
+            ("expert_adapter", "none", "expert-s1"),
+            ("naive", "none", "small.gguf"),
         ];
         let expected: Vec<(&str, String, String)> = expected
             .iter()

@@ -42,6 +42,7 @@ pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, EngineError> {
         policy: "nested".to_string(),
         beta: None,
         lm_weight: None,
+        alpha: None,
         lm: None,
         trust: Some(trust),
         mean_log_likelihood,
