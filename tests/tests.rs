@@ -10,6 +10,7 @@ mod lm;
 mod lm_hostile;
 mod lm_policy;
 mod nested;
+mod overwrite;
 mod qwen;
 mod regression;
 mod remote;

@@ -44,6 +44,7 @@ pub struct CalibrateArgs {
 pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let mut outputs = OutputSet::new();
     let slot = outputs.add("--out", &args.out)?;
+    outputs.refuse_inputs(args.files.iter().map(PathBuf::as_path))?;
     let (episodes, stories) = read_documents(&args.files)?;
     let (fit, what) = if !stories.is_empty() {
         if args.policy.kind() != PolicyKind::Planner {
@@ -69,7 +70,7 @@ pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     };
     let text = serde_json::to_string_pretty(&fit).context("serialising the calibration")? + "\n";
     outputs.put(slot, text);
-    out.write(&outputs.commit()?)?;
+    out.commit(outputs)?;
     note!(
         "bip: {what} (mean log-likelihood of the correct options {:.4} over {} questions), saved to {}",
         fit.mean_log_likelihood,

@@ -79,6 +79,9 @@ pub fn run(args: &EvalArgs, limits: &Limits, out: &mut Output) -> anyhow::Result
     check_margin(margin)?;
     check_svg(args.plot.as_deref())?;
     let mut outputs = EvalOutputs::check(args)?;
+    outputs
+        .set
+        .refuse_inputs(args.files.iter().map(PathBuf::as_path))?;
     let (episodes, unreadable) = match args.format {
         EvalFormat::Mmtom => read_inputs(&args.files, InputFormat::Mmtom)?,
         EvalFormat::Episodes => match read_documents(&args.files)? {
@@ -120,7 +123,7 @@ pub fn run(args: &EvalArgs, limits: &Limits, out: &mut Output) -> anyhow::Result
         super::render::evaluation(&run.evaluation)
     };
     outputs.set.put(outputs.report, report);
-    out.write(&outputs.set.commit()?)?;
+    out.commit(outputs.set)?;
     let questions = run.outcomes.len();
     note!(
         "bip: {questions} questions from {} episodes in {seconds:.2} s ({:.1} ms per question)",
@@ -151,7 +154,7 @@ fn stories_run(
         outputs.set.put(slot, predictions);
     }
     outputs.set.put(outputs.report, report);
-    out.write(&outputs.set.commit()?)?;
+    out.commit(outputs.set)?;
     let questions: usize = stories.iter().map(|s| s.questions().len()).sum();
     note!(
         "bip: {questions} questions from {} stories in {:.2} s",

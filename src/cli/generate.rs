@@ -148,7 +148,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             args.n
         ));
     }
-    out.write(&outputs.commit()?)?;
+    out.commit(outputs)?;
     note!("bip: wrote {}{}", told.join(" and "), in_themes(&themes));
     Ok(ExitCode::SUCCESS)
 }

@@ -56,7 +56,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             path.display()
         ));
     }
-    out.write(&outputs.commit()?)?;
+    out.commit(outputs)?;
     if !told.is_empty() {
         note!("bip: wrote {}", told.join(" and "));
     }

@@ -63,7 +63,7 @@ pub fn run(args: &ImportArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 }
 
 fn mmtom(args: &MmtomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let mut outputs = ImportOutputs::check(&args.out, args.report.as_deref())?;
+    let mut outputs = ImportOutputs::check(&args.file, &args.out, args.report.as_deref())?;
     let text = read_input(&args.file)?;
     let (records, report) = read(&text, &args.file);
     let failed = report.len() - records.len();

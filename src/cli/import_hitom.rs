@@ -33,7 +33,7 @@ pub struct HitomArgs {
 
 /// Runs `bip import hitom`.
 pub fn run(args: &HitomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let mut outputs = ImportOutputs::check(&args.out, args.report.as_deref())?;
+    let mut outputs = ImportOutputs::check(&args.file, &args.out, args.report.as_deref())?;
     let text = read_input(&args.file)?;
     let (mut records, mut report, mut failed) = (Vec::new(), Vec::new(), 0);
     for (line, result) in read_jsonl(&text) {

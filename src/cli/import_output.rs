@@ -38,8 +38,9 @@ pub(super) struct ImportOutputs {
 }
 
 impl ImportOutputs {
-    /// Checks `--out` and `--report` before anything is read.
-    pub(super) fn check(out: &Path, report: Option<&Path>) -> anyhow::Result<Self> {
+    /// Checks `--out` and `--report` before anything is read, and that neither is the
+    /// `input`.
+    pub(super) fn check(input: &Path, out: &Path, report: Option<&Path>) -> anyhow::Result<Self> {
         let mut outputs = OutputSet::new();
         // A stream (`-`, a pipe, a device) takes the documents as JSON Lines too.
         let stream = !matches!(Destination::of(out), Ok(Destination::Replace(_)));
@@ -48,6 +49,7 @@ impl ImportOutputs {
         let report = report
             .map(|p| Ok::<_, anyhow::Error>((outputs.add("--report", p)?, p.to_path_buf())))
             .transpose()?;
+        outputs.refuse_inputs([input])?;
         let parent_missing = out
             .parent()
             .is_some_and(|p| !p.as_os_str().is_empty() && !p.is_dir());
@@ -104,7 +106,7 @@ impl ImportOutputs {
 
     /// Writes everything set so far.
     pub(super) fn commit(self, out: &mut Output) -> anyhow::Result<()> {
-        out.write(&self.outputs.commit()?)?;
+        out.commit(self.outputs)?;
         Ok(())
     }
 }

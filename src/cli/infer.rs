@@ -58,6 +58,7 @@ pub fn run(args: &InferArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
         Some(path) => outputs.add("--output", path)?,
         None => outputs.add_stdout("the report")?,
     };
+    outputs.refuse_inputs(args.files.iter().map(PathBuf::as_path))?;
     let mut documents = Vec::with_capacity(args.files.len());
     for path in &args.files {
         for document in read_any_episodes(path)? {
@@ -88,7 +89,7 @@ pub fn run(args: &InferArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
         text
     };
     outputs.put(report_slot, text);
-    out.write(&outputs.commit()?)?;
+    out.commit(outputs)?;
     for line in args.policy.cache_report() {
         note!("bip: {line}");
     }

@@ -35,16 +35,21 @@ impl Output {
         self.writer.write_all(text.as_bytes()).map_err(StdoutError)
     }
 
-    /// Writes `bytes` as they are.
-    pub fn write(&mut self, bytes: &[u8]) -> Result<(), StdoutError> {
-        self.writer.write_all(bytes).map_err(StdoutError)
-    }
-
     /// Writes `value` as pretty-printed JSON and a newline.
     pub fn json<T: Serialize + ?Sized>(&mut self, value: &T) -> anyhow::Result<()> {
         let text = serde_json::to_string_pretty(value).context("serialising the output")?;
         self.print(&text)?;
         Ok(self.print("\n")?)
+    }
+
+    /// Writes `outputs`, what goes to standard output (after everything printed before)
+    /// written and flushed before any file is replaced, so that a failing standard
+    /// output replaces no file.
+    pub fn commit(&mut self, outputs: bip::io::OutputSet) -> anyhow::Result<()> {
+        outputs.commit_with(|bytes| -> anyhow::Result<()> {
+            self.writer.write_all(bytes).map_err(StdoutError)?;
+            Ok(self.writer.flush().map_err(StdoutError)?)
+        })
     }
 
     /// Writes out what is still buffered.

@@ -26,7 +26,7 @@ pub fn write_report(report: &StudyReport, plan: &Plan, out: &mut Output) -> anyh
     }
     let stdout = set.add_stdout("the report")?;
     set.put(stdout, markdown);
-    out.write(&set.commit()?)?;
+    out.commit(set)?;
     Ok(())
 }
 

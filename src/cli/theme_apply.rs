@@ -42,6 +42,7 @@ pub struct ApplyArgs {
 pub fn run(args: &ApplyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let mut outputs = OutputSet::new();
     let slot = outputs.add("OUTPUT", &args.output)?;
+    outputs.refuse_inputs([args.input.as_path()])?;
     let extra = args.files.load()?;
     let auto = args.theme == "auto";
     if auto && !args.inverse {
@@ -95,7 +96,7 @@ pub fn run(args: &ApplyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         }
     };
     outputs.put(slot, output);
-    out.write(&outputs.commit()?)?;
+    out.commit(outputs)?;
     Ok(ExitCode::SUCCESS)
 }
 

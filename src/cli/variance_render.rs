@@ -58,7 +58,7 @@ pub fn report(
         super::variance_render::variance(report)
     };
     set.put(text, rendered);
-    out.write(&set.commit()?)?;
+    out.commit(set)?;
     Ok(())
 }
 

@@ -62,6 +62,11 @@ pub fn import_run(args: &VirtualhomeArgs, out: &mut Output) -> anyhow::Result<Ex
         .as_ref()
         .map(|p| outputs.add("--report", p))
         .transpose()?;
+    outputs.refuse_inputs(
+        [args.graph.as_path()]
+            .into_iter()
+            .chain(args.script.as_deref()),
+    )?;
     let graph_text = read_input(&args.graph)?;
     let script = args.script.as_deref().map(read_input).transpose()?;
     let mut ask_beliefs = Vec::with_capacity(args.ask_belief.len());
@@ -111,7 +116,7 @@ pub fn import_run(args: &VirtualhomeArgs, out: &mut Output) -> anyhow::Result<Ex
             }
         }
     }
-    out.write(&outputs.commit()?)?;
+    out.commit(outputs)?;
     let world = imported.episode.world();
     let containers = world
         .furniture
@@ -170,6 +175,7 @@ pub fn export_run(args: &ExportArgs, out: &mut Output) -> anyhow::Result<ExitCod
             let mut outputs = OutputSet::new();
             let graph_slot = outputs.add("--graph-out", &args.graph_out)?;
             let script_slot = outputs.add("--script-out", &args.script_out)?;
+            outputs.refuse_inputs([args.episode.as_path()])?;
             let episode = read_episode(&args.episode)?;
             let exported = export(&episode);
             let mut graph =
@@ -177,7 +183,7 @@ pub fn export_run(args: &ExportArgs, out: &mut Output) -> anyhow::Result<ExitCod
             graph.push('\n');
             outputs.put(graph_slot, graph);
             outputs.put(script_slot, exported.script.clone());
-            out.write(&outputs.commit()?)?;
+            out.commit(outputs)?;
             note!(
                 "bip: wrote {} ({} nodes, {} edges) and {} ({} actions)",
                 args.graph_out.display(),

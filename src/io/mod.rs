@@ -22,6 +22,9 @@
 //! same file or both standard output. [`OutputSet::commit`] then writes them: every
 //! replaced file to its temporary, every written-through output, and only then the
 //! renames; when any write fails, the temporaries are removed and no file is replaced.
+//! An output that is a file the process has read with [`read_input`] is refused, so that
+//! no command overwrites its input (commands also check their input paths before the
+//! work, [`OutputSet::refuse_inputs`]).
 //! Temporaries are removed too when the process is interrupted (see
 //! [`remove_temporaries`]).
 
@@ -31,8 +34,10 @@ mod temporary;
 
 use std::fs;
 use std::io::Read;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use serde::Serialize;
 
@@ -99,6 +104,14 @@ pub enum IoError {
     Output(#[from] OutputError),
 }
 
+/// Every file [`read_input`] has opened: device, inode and path as given.
+static INPUTS_READ: Mutex<Vec<(u64, u64, String)>> = Mutex::new(Vec::new());
+
+/// The files read so far (device, inode, path), which no output may replace.
+fn inputs_read() -> Vec<(u64, u64, String)> {
+    INPUTS_READ.lock().map(|r| r.clone()).unwrap_or_default()
+}
+
 /// The text of the file at `path`, read up to [`max_input_bytes`].
 ///
 /// # Errors
@@ -112,7 +125,13 @@ pub fn read_input(path: &Path) -> Result<String, IoError> {
     };
     let limit = max_input_bytes();
     let file = fs::File::open(path).map_err(file_error)?;
-    let hint = file.metadata().map_or(0, |m| m.len()).min(limit);
+    let meta = file.metadata().ok();
+    if let (Some(meta), Ok(mut read)) = (&meta, INPUTS_READ.lock()) {
+        if meta.is_file() && !read.iter().any(|r| (r.0, r.1) == (meta.dev(), meta.ino())) {
+            read.push((meta.dev(), meta.ino(), name()));
+        }
+    }
+    let hint = meta.map_or(0, |m| m.len()).min(limit);
     let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)

@@ -37,6 +37,14 @@ pub enum OutputError {
         /// The flag and path of the first.
         other: String,
     },
+    /// An output is a file the command reads.
+    #[error("{output}: the same file as the input {input}; an input is never overwritten")]
+    IsInput {
+        /// The flag and path of the output.
+        output: String,
+        /// The input's path.
+        input: String,
+    },
     /// The path cannot be resolved or written.
     #[error("{output}")]
     Io {
@@ -220,16 +228,71 @@ impl OutputSet {
         }
     }
 
+    /// Refuses an output that is one of `inputs` (the same file, links followed), before
+    /// the work that reads them.
+    ///
+    /// # Errors
+    /// [`OutputError::IsInput`] naming the output and the input.
+    pub fn refuse_inputs<'a>(
+        &self,
+        inputs: impl IntoIterator<Item = &'a Path>,
+    ) -> Result<(), OutputError> {
+        for input in inputs {
+            let Ok(meta) = fs::metadata(input) else {
+                continue;
+            };
+            if let Some(p) = self.same_as(meta.dev(), meta.ino()) {
+                return Err(OutputError::IsInput {
+                    output: p.output.clone(),
+                    input: input.display().to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The replaced output that is the file (`dev`, `ino`), if any.
+    fn same_as(&self, dev: u64, ino: u64) -> Option<&Planned> {
+        self.planned.iter().find(|p| {
+            matches!(p.destination, Destination::Replace(_))
+                && p.identity == Identity::Inode(dev, ino)
+        })
+    }
+
     /// Writes every output given contents: the replaced files to temporaries, the
     /// written-through outputs, then the renames. Returns what goes to standard output,
     /// for the caller's writer (empty when nothing does).
     ///
     /// # Errors
+    /// [`OutputError::IsInput`] for an output that is a file this process read
+    /// ([`read_input`](super::read_input)), before anything is written;
     /// [`OutputError::Io`] naming the output that could not be written; no file has been
     /// replaced then (unless a rename itself failed).
     pub fn commit(self) -> Result<Vec<u8>, OutputError> {
+        let mut stdout = Vec::new();
+        self.commit_with(|bytes| {
+            stdout = bytes.to_vec();
+            Ok::<(), OutputError>(())
+        })?;
+        Ok(stdout)
+    }
+
+    /// Writes every output as [`OutputSet::commit`] does, handing what goes to standard
+    /// output to `stdout` after the temporaries are written and before any file is
+    /// replaced: when standard output fails (`> /dev/full`), no file is replaced either.
+    ///
+    /// # Errors
+    /// As [`OutputSet::commit`], and the error of `stdout`.
+    pub fn commit_with<E: From<OutputError>>(
+        self,
+        stdout: impl FnOnce(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut staged = Vec::new();
-        let result = self.write_all(&mut staged);
+        let result = self
+            .stage_all(&mut staged)
+            .map_err(E::from)
+            .and_then(|bytes| stdout(&bytes))
+            .and_then(|()| rename_all(&mut staged).map_err(E::from));
         if result.is_err() {
             for (temporary, _, _) in &staged {
                 temporary::discard(temporary);
@@ -238,7 +301,9 @@ impl OutputSet {
         result
     }
 
-    fn write_all<'a>(
+    /// Writes the replaced files' temporaries (into `staged`) and the written-through
+    /// outputs; returns what goes to standard output.
+    fn stage_all<'a>(
         &'a self,
         staged: &mut Vec<(PathBuf, &'a Path, &'a str)>,
     ) -> Result<Vec<u8>, OutputError> {
@@ -246,6 +311,14 @@ impl OutputSet {
             move |source| OutputError::Io {
                 output: p.output.clone(),
                 source,
+            }
+        }
+        for (dev, ino, input) in super::inputs_read() {
+            if let Some(p) = self.same_as(dev, ino).filter(|p| p.contents.is_some()) {
+                return Err(OutputError::IsInput {
+                    output: p.output.clone(),
+                    input,
+                });
             }
         }
         for p in &self.planned {
@@ -268,17 +341,22 @@ impl OutputSet {
                 _ => {}
             }
         }
-        while let Some((temporary, path, output)) = staged.first().cloned() {
-            let renamed = fs::rename(&temporary, path);
-            renamed.map_err(|source| OutputError::Io {
-                output: output.to_string(),
-                source,
-            })?;
-            temporary::forget(&temporary);
-            staged.remove(0);
-        }
         Ok(stdout)
     }
+}
+
+/// Renames each staged temporary over its file, in order, forgetting each once renamed.
+fn rename_all(staged: &mut Vec<(PathBuf, &Path, &str)>) -> Result<(), OutputError> {
+    while let Some((temporary, path, output)) = staged.first().cloned() {
+        let renamed = fs::rename(&temporary, path);
+        renamed.map_err(|source| OutputError::Io {
+            output: output.to_string(),
+            source,
+        })?;
+        temporary::forget(&temporary);
+        staged.remove(0);
+    }
+    Ok(())
 }
 
 /// The folder a file `path` goes in (`.` for a bare name).
