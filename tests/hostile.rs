@@ -109,6 +109,10 @@ fn bad_flags_are_refused_with_the_flag_named() {
                 "--max-input-size 1.5G infer {e}",
                 "--max-input-size|not a size",
             ),
+            (
+                "lm score --prompt a --continuation ''",
+                "--continuation|a value is required",
+            ),
         ],
     );
 }

@@ -283,6 +283,21 @@ fn the_score_cache_tells_models_apart_by_adapter_and_storage() {
 }
 
 #[test]
+fn a_weights_folder_rewritten_in_place_is_another_model_to_the_score_cache() {
+    use bip::scorer::file_identity;
+    let dir = crate::util::TempDir::new();
+    let weights = dir.path().join("model.safetensors");
+    std::fs::write(&weights, b"first weights").expect("write");
+    std::fs::write(dir.path().join("config.json"), b"{}").expect("write");
+    let before = file_identity(dir.path());
+    assert_eq!(file_identity(dir.path()), before, "nothing changed");
+    // Rewritten in place, the same size: the folder's own time does not move.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&weights, b"other weights").expect("rewrite");
+    assert_ne!(file_identity(dir.path()), before);
+}
+
+#[test]
 fn full_logits_are_consistent_with_logprobs() {
     let m = model();
     let request = ScoreRequest {

@@ -20,6 +20,10 @@ use crate::error::{ModelError, Result};
 /// The format named in each cache file's header line.
 const FORMAT: &str = "bip-score-cache/1";
 
+/// How far two records of one text may differ and still be one model's scores: batches
+/// of different shapes round differently in the last bits, far below this.
+const DUPLICATE_TOLERANCE: f32 = 1e-3;
+
 /// Scores of continuations by one model, kept in a folder across runs.
 pub struct ScoreCache {
     path: PathBuf,
@@ -155,7 +159,8 @@ impl ScoreCache {
         let mut file = self.file.lock().map_err(|_| poisoned(&self.path))?;
         append(&mut file, &self.path, &record)?;
         if let Ok(mut entries) = self.entries.lock() {
-            entries.insert((record.t, record.c), record.l);
+            // A score already held stands, as it does when the file is read again.
+            entries.entry((record.t, record.c)).or_insert(record.l);
         }
         Ok(())
     }
@@ -217,18 +222,47 @@ fn read_records(path: &Path, text: &str, identity: &str) -> Result<HashMap<Key, 
             ));
         }
     }
+    // The line each key was first read from.
+    let mut first_line: HashMap<Key, usize> = HashMap::new();
     for (i, line) in lines {
-        let record: Record = serde_json::from_str(line)
-            .map_err(|e| ModelError::format(path, format!("line {}: {e}", i + 1)))?;
+        let bad = |problem: String| ModelError::format(path, format!("line {}: {problem}", i + 1));
+        let record: Record = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
         if record.c > record.t.len() || record.l.len() != record.c {
-            return Err(ModelError::format(
-                path,
-                format!("line {}: a record whose counts do not agree", i + 1),
-            ));
+            return Err(bad("a record whose counts do not agree".into()));
         }
-        entries.insert((record.t, record.c), record.l);
+        if let Some(l) = record.l.iter().find(|l| !(l.is_finite() && **l <= 0.0)) {
+            return Err(bad(format!(
+                "{l} is not a log-probability (finite, at most 0)"
+            )));
+        }
+        let key = (record.t, record.c);
+        match entries.get(&key) {
+            None => {
+                first_line.insert(key.clone(), i + 1);
+                entries.insert(key, record.l);
+            }
+            // Two runs sharing the cache may both score one text: the same scores, up to
+            // the last bits of a different batch. Any other difference is not the model's.
+            Some(held) if agree(held, &record.l) => {}
+            Some(_) => {
+                let first = first_line.get(&key).copied().unwrap_or(0);
+                return Err(bad(format!(
+                    "scores the tokens of line {first} again, differently; a cache holds one \
+                     model's scores (remove the file to score anew)"
+                )));
+            }
+        }
     }
     Ok(entries)
+}
+
+/// Whether two records' scores are the same model's, up to rounding: within
+/// [`DUPLICATE_TOLERANCE`] nats each.
+fn agree(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x - y).abs() <= DUPLICATE_TOLERANCE)
 }
 
 /// Writes `value` as one line in one write, so that a killed run leaves whole lines and

@@ -111,14 +111,44 @@ pub fn model_identity<B: Backend>(model: &LanguageModel<B>) -> String {
 }
 
 /// A file as a score cache's identity knows it: its path, size and modification time,
-/// so that a file replaced in place is a different model.
+/// so that a file replaced in place is a different model. A folder (Hugging Face
+/// weights, a LoRA adapter) is known by its files, each by name, size and modification
+/// time to the nanosecond: a weights file rewritten in place leaves the folder's own
+/// time as it was.
 pub fn file_identity(path: &std::path::Path) -> String {
     let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    if path.is_dir() {
+        let mut files: Vec<String> = std::fs::read_dir(&path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let meta = entry.metadata().ok().filter(std::fs::Metadata::is_file)?;
+                let (secs, nanos) = modified(&meta);
+                let name = entry.file_name().to_string_lossy().into_owned();
+                Some(format!("{name} {} {secs}.{nanos:09}", meta.len()))
+            })
+            .collect();
+        files.sort();
+        // FNV-1a, stable across Rust versions: the identity names the cache's file.
+        let hash = files
+            .join("\n")
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+        return format!("{} (files {hash:016x})", path.display());
+    }
     let meta = std::fs::metadata(&path).ok();
     let size = meta.as_ref().map_or(0, |m| m.len());
-    let modified = meta
-        .and_then(|m| m.modified().ok())
+    let secs = meta.as_ref().map_or(0, |m| modified(m).0);
+    format!("{} ({size} bytes, modified {secs})", path.display())
+}
+
+/// When `meta`'s file was last modified: seconds and nanoseconds since the epoch.
+fn modified(meta: &std::fs::Metadata) -> (u64, u32) {
+    meta.modified()
+        .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_secs());
-    format!("{} ({size} bytes, modified {modified})", path.display())
+        .map_or((0, 0), |d| (d.as_secs(), d.subsec_nanos()))
 }

@@ -82,3 +82,73 @@ fn names_the_file_and_line_of_a_bad_record() {
     assert!(err.contains("not of `m`"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The cache file of `identity` in `dir` holding `records` after its header.
+fn cache_with(dir: &Path, records: &[&str]) -> PathBuf {
+    let path = ScoreCache::open(dir, "m")
+        .expect("opens")
+        .path()
+        .to_path_buf();
+    let mut file = OpenOptions::new().append(true).open(&path).expect("opens");
+    for r in records {
+        file.write_all(format!("{r}\n").as_bytes()).expect("writes");
+    }
+    path
+}
+
+#[test]
+fn a_score_that_is_no_log_probability_is_refused() {
+    for (name, record, says) in [
+        (
+            "positive",
+            r#"{"t":[1,2],"c":1,"l":[0.5]}"#,
+            "is not a log-probability",
+        ),
+        ("huge", r#"{"t":[1,2],"c":1,"l":[-1e39]}"#, "out of range"),
+    ] {
+        let dir = temp_dir(name);
+        cache_with(&dir, &[r#"{"t":[1,3],"c":1,"l":[-0.5]}"#, record]);
+        let err = ScoreCache::open(&dir, "m").expect_err(name).to_string();
+        assert!(
+            err.contains("line 3") && err.contains(says),
+            "{name}: {err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn a_text_scored_twice_keeps_its_first_score_and_refuses_a_different_one() {
+    let dir = temp_dir("twice");
+    // Rounding apart: the first stands.
+    cache_with(
+        &dir,
+        &[
+            r#"{"t":[1,2],"c":1,"l":[-0.5]}"#,
+            r#"{"t":[1,2],"c":1,"l":[-0.5000001]}"#,
+        ],
+    );
+    let cache = ScoreCache::open(&dir, "m").expect("agreeing duplicates read");
+    assert_eq!(cache.get(&[1, 2], 1), Some(vec![-0.5]));
+    cache.insert(&[1, 2], 1, &[-0.5000002]).expect("writes");
+    assert_eq!(cache.get(&[1, 2], 1), Some(vec![-0.5]), "the first stands");
+    drop(cache);
+    let _ = std::fs::remove_dir_all(&dir);
+    // Another score for the same text is not this model's.
+    cache_with(
+        &dir,
+        &[
+            r#"{"t":[1,2],"c":1,"l":[-3.0]}"#,
+            r#"{"t":[5],"c":1,"l":[-1.0]}"#,
+            r#"{"t":[1,2],"c":1,"l":[-0.01]}"#,
+        ],
+    );
+    let err = ScoreCache::open(&dir, "m")
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains("line 4") && err.contains("tokens of line 2 again"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

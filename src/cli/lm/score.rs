@@ -18,8 +18,8 @@ pub(super) struct ScoreArgs {
     /// Text before the continuation.
     #[arg(long)]
     pub(super) prompt: String,
-    /// Text whose tokens are scored.
-    #[arg(long)]
+    /// Text whose tokens are scored (not empty: nothing scored is no score).
+    #[arg(long, value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub(super) continuation: String,
     /// Wrap the prompt in the model's chat template as a user message.
     #[arg(long)]
