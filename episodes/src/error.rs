@@ -70,6 +70,18 @@ pub enum EpisodeError {
         /// The position the id gives.
         index: usize,
     },
+    /// A reading of where objects start that the world already has: its own, or an
+    /// earlier one of `world.alternatives` (`other`); it would count twice.
+    #[error("world.alternatives[{index}]: the same reading as {}; list each reading once", match other {
+        Some(k) => format!("world.alternatives[{k}]"),
+        None => "the world's own".to_string(),
+    })]
+    RepeatedReading {
+        /// Position of the reading in `world.alternatives`.
+        index: usize,
+        /// The earlier reading it repeats, `None` for the world's own.
+        other: Option<usize>,
+    },
     /// Another reading of where objects start in which the actions cannot happen.
     #[error("world.alternatives[{index}]: this reading does not admit the actions")]
     Reading {

@@ -18,7 +18,13 @@ pub(super) fn parts(p: &EpisodeParts) -> Result<(), EpisodeError> {
     world(&p.world)?;
     agent(&p.world, &p.agent)?;
     replay(&p.world, p.agent.start, &p.actions)?;
+    let mut seen = HashMap::new();
     for (k, starts) in p.alternatives.iter().enumerate() {
+        let mut reading = p.world.clone();
+        for (object, &start) in reading.objects.iter_mut().zip(starts) {
+            object.start = start;
+        }
+        distinct_reading(&mut seen, &p.world, &reading, k)?;
         alternative(&p.world, &p.agent, starts, &p.actions, k)?;
     }
     questions(&p.world, p.actions.len(), &p.questions)
@@ -228,10 +234,41 @@ fn agent(w: &World, agent: &Agent) -> Result<(), EpisodeError> {
             "[]",
             "is empty; omit it to allow every class",
         )),
-        Some(goals) => goals
-            .iter()
-            .enumerate()
-            .try_for_each(|(i, &goal)| class(w, goal, || format!("agent.goals[{i}]"))),
+        Some(goals) => {
+            let mut first = HashMap::new();
+            goals.iter().enumerate().try_for_each(|(i, &goal)| {
+                class(w, goal, || format!("agent.goals[{i}]"))?;
+                match first.insert(goal, i) {
+                    // A goal listed twice would weigh twice in the prior.
+                    Some(j) => Err(EpisodeError::invalid(
+                        format!("agent.goals[{i}]"),
+                        w.class_name(goal),
+                        format!("is listed twice (also agent.goals[{j}])"),
+                    )),
+                    None => Ok(()),
+                }
+            })
+        }
+        None => Ok(()),
+    }
+}
+
+/// Records reading `k` of the world's objects (`reading`), or refuses it when it is the
+/// world's own or an earlier reading's: a reading listed twice would count twice.
+pub(crate) fn distinct_reading(
+    seen: &mut HashMap<Vec<FurnitureId>, usize>,
+    world: &World,
+    reading: &World,
+    k: usize,
+) -> Result<(), EpisodeError> {
+    let starts_of = |w: &World| -> Vec<FurnitureId> { w.objects.iter().map(|o| o.start).collect() };
+    let starts = starts_of(reading);
+    let repeated = |other| EpisodeError::RepeatedReading { index: k, other };
+    if starts == starts_of(world) {
+        return Err(repeated(None));
+    }
+    match seen.insert(starts, k) {
+        Some(j) => Err(repeated(Some(j))),
         None => Ok(()),
     }
 }

@@ -1,9 +1,11 @@
 //! Reading: an [`EpisodeFile`] resolved and replayed into a validated [`Episode`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::action::Action;
-use crate::episode::check::{apply, claim_id, open_surface, question_shape, replay};
+use crate::episode::check::{
+    apply, claim_id, distinct_reading, open_surface, question_shape, replay,
+};
 use crate::episode::{Agent, Episode, EpisodeParts};
 use crate::error::EpisodeError;
 use crate::ids::{ClassId, FurnitureClassId, FurnitureId, RoomId};
@@ -243,8 +245,10 @@ fn add_named_classes(world: &mut World, file: &EpisodeFile) {
             ]
         })
     });
+    // A set, not a lookup per name: a file may name hundreds of thousands.
+    let mut known: HashSet<String> = world.classes.iter().cloned().collect();
     for name in goals.chain(propositions.flatten()) {
-        if !name.is_empty() && world.class_by_name(name).is_none() {
+        if !name.is_empty() && known.insert(name.clone()) {
             world.classes.push(name.clone());
         }
     }
@@ -260,6 +264,7 @@ fn build_alternatives(
     actions: &[Action],
 ) -> Result<Vec<Vec<FurnitureId>>, EpisodeError> {
     let mut readings = Vec::with_capacity(file.world.alternatives.len());
+    let mut seen = HashMap::new();
     for (k, alternative) in file.world.alternatives.iter().enumerate() {
         let field = format!("world.alternatives[{k}].objects");
         let mut reading = world.clone();
@@ -270,6 +275,8 @@ fn build_alternatives(
             let start = furniture(world, at, format!("{field}.{object}"))?;
             reading.objects[o.index()].start = start;
         }
+        // Before the replay, which costs the most.
+        distinct_reading(&mut seen, world, &reading, k)?;
         build_actions(&reading, agent, &file.actions)
             .and_then(|_| replay(&reading, agent.start, actions))
             .map_err(|source| EpisodeError::Reading {
@@ -307,13 +314,30 @@ fn build_agent(world: &World, file: &AgentFile) -> Result<Agent, EpisodeError> {
                 "is empty; omit it to allow every class",
             ))
         }
-        Some(goals) => Some(
-            goals
+        Some(goals) => {
+            let ids: HashMap<&str, ClassId> = world
+                .classes
                 .iter()
                 .enumerate()
-                .map(|(i, g)| class(world, g, format!("agent.goals[{i}]")))
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
+                .map(|(i, name)| (name.as_str(), ClassId::new(i)))
+                .collect();
+            // A goal listed twice would weigh twice in the prior.
+            let mut first: HashMap<&str, usize> = HashMap::new();
+            let mut candidates = Vec::with_capacity(goals.len());
+            for (i, g) in goals.iter().enumerate() {
+                let field = format!("agent.goals[{i}]");
+                if let Some(j) = first.insert(g.as_str(), i) {
+                    let why = format!("is listed twice (also agent.goals[{j}])");
+                    return Err(EpisodeError::invalid(field, g, &why));
+                }
+                let id = ids
+                    .get(g.as_str())
+                    .copied()
+                    .ok_or_else(|| EpisodeError::unknown(field, "object class", g))?;
+                candidates.push(id);
+            }
+            Some(candidates)
+        }
         None => None,
     };
     Ok(Agent {

@@ -134,6 +134,44 @@ fn alternatives_move_objects_and_must_admit_the_actions() {
 }
 
 #[test]
+fn a_reading_or_a_goal_listed_twice_is_refused_not_counted_twice() {
+    let mut value = valid();
+    value["world"]["furniture"]
+        .as_array_mut()
+        .expect("furniture")
+        .push(serde_json::json!({"id": "shelf", "room": "kitchen", "kind": "surface"}));
+    let book_at = value["world"]["objects"]
+        .as_array()
+        .expect("objects")
+        .iter()
+        .find(|o| o["id"] == "book")
+        .map(|o| o["at"].clone())
+        .expect("a book");
+    value["world"]["alternatives"] = serde_json::json!([
+        {"objects": {"book": "shelf"}},
+        {"objects": {"book": "shelf"}}
+    ]);
+    let msg = read(&value).expect_err("a repeated reading").to_string();
+    assert_eq!(
+        msg,
+        "world.alternatives[1]: the same reading as world.alternatives[0]; list each reading once"
+    );
+    value["world"]["alternatives"] = serde_json::json!([{"objects": {"book": book_at}}]);
+    let msg = read(&value)
+        .expect_err("the world's own reading")
+        .to_string();
+    assert!(msg.contains("the same reading as the world's own"), "{msg}");
+
+    let mut value = valid();
+    value["agent"]["goals"] = serde_json::json!(["apple", "book", "apple"]);
+    let msg = read(&value).expect_err("a repeated goal").to_string();
+    assert_eq!(
+        msg,
+        "agent.goals[2]: \"apple\" is listed twice (also agent.goals[0])"
+    );
+}
+
+#[test]
 fn duplicate_ids_are_rejected() {
     let msg = error_of(|v| v["world"]["objects"][1]["id"] = "fridge".into());
     assert!(
