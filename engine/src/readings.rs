@@ -141,7 +141,11 @@ mod tests {
     /// plate in a closed box; the agent opens the fridge, shuts it and goes on to the
     /// cabinet.
     fn episode(alternatives: &str) -> Episode {
-        let text = format!(
+        Episode::from_json(&episode_text(alternatives), "readings").expect("valid episode")
+    }
+
+    fn episode_text(alternatives: &str) -> String {
+        format!(
             r#"{{"format": "bip-episode/1",
               "world": {{"rooms": ["kitchen", "hall"],
                 "furniture": [{{"id": "fridge", "room": "kitchen", "kind": "container"}},
@@ -153,8 +157,7 @@ mod tests {
               "actions": [{{"walk_to": "fridge"}}, {{"open": "fridge"}}, {{"close": "fridge"}},
                           {{"walk_to": "cabinet"}}],
               "questions": [{{"options": [{{"goal": "apple"}}, {{"goal": "plate"}}]}}]}}"#
-        );
-        Episode::from_json(&text, "readings").expect("valid episode")
+        )
     }
 
     fn p_apple(e: &Episode) -> f64 {
@@ -200,9 +203,20 @@ mod tests {
     }
 
     #[test]
-    fn a_reading_repeated_changes_nothing() {
-        let one = episode("[]");
-        let twice = episode(r#"[{"objects": {"apple_1": "fridge"}}]"#);
-        assert!((p_apple(&one) - p_apple(&twice)).abs() < 1e-12);
+    fn a_reading_that_repeats_the_world_is_refused_rather_than_weighed_twice() {
+        let text = episode_text;
+        let refused = Episode::from_json(&text(r#"[{"objects": {"apple_1": "fridge"}}]"#), "r")
+            .expect_err("a repeated reading would double the world's prior weight");
+        assert!(
+            matches!(
+                refused,
+                bip_episodes::EpisodeError::RepeatedReading {
+                    index: 0,
+                    other: None
+                }
+            ),
+            "{refused:?}"
+        );
+        assert!(Episode::from_json(&text("[]"), "r").is_ok());
     }
 }
