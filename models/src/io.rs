@@ -1,8 +1,73 @@
-//! Writing files so that a reader never sees half of one.
+//! Reading files within bounds, and writing them so that a reader never sees half of one.
 
+use std::fs::File;
+use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{ModelError, Result};
+
+/// The default [`max_input_bytes`]: 256 MiB, a thousand times the MMToM-QA test set.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 << 20;
+
+static MAX_INPUT_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_INPUT_BYTES);
+
+/// The most bytes one text file read whole may hold (`bip --max-input-size`): episodes,
+/// questions, model configs, training pairs and logs alike.
+pub fn max_input_bytes() -> u64 {
+    MAX_INPUT_BYTES.load(Ordering::Relaxed)
+}
+
+/// Sets [`max_input_bytes`] for the whole process.
+pub fn set_max_input_bytes(limit: u64) {
+    MAX_INPUT_BYTES.store(limit, Ordering::Relaxed);
+}
+
+/// The text of the file at `path`, read whole up to [`max_input_bytes`]; a pipe is read
+/// like a file, and a device that never ends (`/dev/zero`) stops at the limit.
+///
+/// # Errors
+///
+/// [`ModelError::Io`] when it cannot be read, [`ModelError::Format`] past the limit or
+/// when it is not UTF-8.
+pub(crate) fn read_text(path: &Path) -> Result<String> {
+    let limit = max_input_bytes();
+    let file = File::open(path).map_err(|e| ModelError::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| ModelError::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(ModelError::format(
+            path,
+            format!("longer than the input limit of {limit} bytes (--max-input-size)"),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        ModelError::format(path, format!("not UTF-8 text (byte {at})"))
+    })
+}
+
+/// `file`, opened at `path`, when it is a regular file. Model files and score caches are
+/// read by offset or to their end and appended to: a pipe would hang the read, a device
+/// would never end.
+///
+/// # Errors
+///
+/// [`ModelError::Io`] when its kind cannot be read, [`ModelError::Format`] when it is not
+/// a regular file.
+pub(crate) fn regular_file(file: File, path: &Path) -> Result<File> {
+    let meta = file.metadata().map_err(|e| ModelError::io(path, e))?;
+    if meta.is_file() {
+        Ok(file)
+    } else {
+        Err(ModelError::format(
+            path,
+            "not a regular file (a pipe, device or folder)",
+        ))
+    }
+}
 
 /// Writes `contents` to `path` through a temporary file beside it and a rename.
 ///
@@ -27,4 +92,37 @@ pub(crate) fn json_line_problem(error: &serde_json::Error) -> String {
     let at = format!(" at line {} column {}", error.line(), error.column());
     let message = text.strip_suffix(&at).unwrap_or(&text);
     format!("column {}: {message}", error.column())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_device_stops_at_the_limit_and_is_no_regular_file() {
+        let zero = Path::new("/dev/zero");
+        let err = read_text(zero).unwrap_err().to_string();
+        assert!(
+            err.contains("/dev/zero") && err.contains("input limit"),
+            "{err}"
+        );
+        let file = File::open(zero).unwrap();
+        let err = regular_file(file, zero).unwrap_err().to_string();
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+
+    #[test]
+    fn text_within_the_limit_is_read_whole() {
+        let dir = std::env::temp_dir().join(format!("bip-io-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.json");
+        std::fs::write(&path, "{\"a\": 1}\n").unwrap();
+        assert_eq!(read_text(&path).unwrap(), "{\"a\": 1}\n");
+        let file = File::open(&path).unwrap();
+        assert!(regular_file(file, &path).is_ok());
+        std::fs::write(&path, [0xff, 0xfe]).unwrap();
+        let err = read_text(&path).unwrap_err().to_string();
+        assert!(err.contains("not UTF-8"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

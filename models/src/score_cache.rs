@@ -90,12 +90,13 @@ impl ScoreCache {
     pub fn open(dir: &Path, identity: &str) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| ModelError::io(dir, e))?;
         let path = dir.join(file_name(identity));
-        let mut file = OpenOptions::new()
+        let file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
             .open(&path)
             .map_err(|e| ModelError::io(&path, e))?;
+        let mut file = crate::io::regular_file(file, &path)?;
         let mut text = String::new();
         file.read_to_string(&mut text)
             .map_err(|e| ModelError::io(&path, e))?;

@@ -36,7 +36,6 @@ use std::fs;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use serde::Serialize;
@@ -47,20 +46,9 @@ pub use append_log::AppendLog;
 pub use output::{Destination, OutputError, OutputSet, Slot};
 pub use temporary::remove_all as remove_temporaries;
 
-/// The default [`max_input_bytes`]: 256 MiB, a thousand times the MMToM-QA test set.
-pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 << 20;
-
-static MAX_INPUT_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_INPUT_BYTES);
-
-/// The most bytes [`read_input`] reads from one file (`bip --max-input-size`).
-pub fn max_input_bytes() -> u64 {
-    MAX_INPUT_BYTES.load(Ordering::Relaxed)
-}
-
-/// Sets [`max_input_bytes`] for the whole process.
-pub fn set_max_input_bytes(limit: u64) {
-    MAX_INPUT_BYTES.store(limit, Ordering::Relaxed);
-}
+/// One limit for every text file read whole, here and in the models' configs and
+/// training data.
+pub use bip_models::{max_input_bytes, set_max_input_bytes, DEFAULT_MAX_INPUT_BYTES};
 
 /// Why a file could not be read or written; always names the file, and keeps what went
 /// wrong as its source (print the chain, `{:#}` of an `anyhow::Error`, to see both).

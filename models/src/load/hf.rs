@@ -49,7 +49,7 @@ struct HfConfig {
 /// unsupported model type, activation, rotary scaling, head width or MLP bias.
 pub fn config_from_hf(dir: &Path) -> Result<LlamaConfig> {
     let path = dir.join("config.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| ModelError::io(&path, e))?;
+    let text = crate::io::read_text(&path)?;
     let raw: HfConfig = serde_json::from_str(&text)
         .map_err(|e| ModelError::format(&path, format!("not a model config: {e}")))?;
     let need = |v: Option<usize>, key: &str| {
@@ -148,7 +148,7 @@ pub fn config_to_hf(config: &LlamaConfig) -> String {
 
 /// The model type named in `dir/config.json` (`llama` when absent).
 pub(crate) fn model_type(dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join("config.json")).ok()?;
+    let text = crate::io::read_text(&dir.join("config.json")).ok()?;
     let raw: HfConfig = serde_json::from_str(&text).ok()?;
     Some(raw.model_type.unwrap_or_else(|| "llama".into()))
 }
@@ -164,7 +164,7 @@ pub(crate) fn model_type(dir: &Path) -> Option<String> {
 pub fn safetensors_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let index = dir.join("model.safetensors.index.json");
     let mut files: Vec<PathBuf> = if index.is_file() {
-        let text = std::fs::read_to_string(&index).map_err(|e| ModelError::io(&index, e))?;
+        let text = crate::io::read_text(&index)?;
         let json: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| ModelError::format(&index, format!("not JSON: {e}")))?;
         let map = json
@@ -340,7 +340,7 @@ pub fn tokenizer_from_hf(dir: &Path) -> Result<Tokenizer> {
         if !path.is_file() {
             return Ok(None);
         }
-        let text = std::fs::read_to_string(&path).map_err(|e| ModelError::io(&path, e))?;
+        let text = crate::io::read_text(&path)?;
         serde_json::from_str(&text)
             .map(Some)
             .map_err(|e| ModelError::format(&path, format!("not JSON: {e}")))

@@ -81,7 +81,8 @@ impl SafetensorsFile {
     /// runs past the end, [`ModelError::Format`] for a malformed header, and
     /// [`ModelError::BadTensor`] for an entry whose byte range does not fit its shape.
     pub fn open(path: &Path) -> Result<Self> {
-        let mut file = File::open(path).map_err(|e| ModelError::io(path, e))?;
+        let file = File::open(path).map_err(|e| ModelError::io(path, e))?;
+        let mut file = crate::io::regular_file(file, path)?;
         let len = file.metadata().map_err(|e| ModelError::io(path, e))?.len();
         let (json, data_start) = read_header(&mut file, path, len)?;
         let mut tensors = BTreeMap::new();

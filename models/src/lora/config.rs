@@ -177,7 +177,7 @@ impl LoraConfig {
     /// module other than q, k, v, o, gate, up and down projections, a scale
     /// ([`LoraConfig::check`]) that is not finite or beyond [`MAX_LORA_SCALE`].
     pub fn read(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| ModelError::io(path, e))?;
+        let text = crate::io::read_text(path)?;
         let raw: RawConfig = serde_json::from_str(&text)
             .map_err(|e| ModelError::format(path, format!("not an adapter config: {e}")))?;
         raw.check_supported(path)?;

@@ -152,3 +152,18 @@ fn a_text_scored_twice_keeps_its_first_score_and_refuses_a_different_one() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_cache_file_that_is_a_pipe_or_a_device_is_refused_not_read_for_ever() {
+    let dir = temp_dir("special");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join(file_name("piped"));
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo is needed");
+    let err = ScoreCache::open(&dir, "piped").unwrap_err().to_string();
+    assert!(err.contains("not a regular file"), "{err}");
+    std::os::unix::fs::symlink("/dev/zero", dir.join(file_name("zeros"))).unwrap();
+    let err = ScoreCache::open(&dir, "zeros").unwrap_err().to_string();
+    assert!(err.contains("not a regular file"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

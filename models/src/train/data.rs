@@ -41,7 +41,7 @@ impl TextPair {
     ///
     /// As [`TextPair::read_jsonl`].
     pub fn read_jsonl_numbered(path: &Path) -> Result<Vec<(usize, Self)>> {
-        let text = std::fs::read_to_string(path).map_err(|e| ModelError::io(path, e))?;
+        let text = crate::io::read_text(path)?;
         let mut pairs = Vec::new();
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {

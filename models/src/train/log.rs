@@ -197,7 +197,7 @@ pub(crate) fn log_text(records: &[LogRecord]) -> String {
 /// [`ModelError::Io`] when unreadable, and [`ModelError::Format`] naming the file and line
 /// for a line that is not a log record.
 pub fn read_log(path: &Path) -> Result<Vec<LogRecord>> {
-    let text = std::fs::read_to_string(path).map_err(|e| ModelError::io(path, e))?;
+    let text = crate::io::read_text(path)?;
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
