@@ -1,6 +1,48 @@
 //! Count words ("two", "a couple of" is read by the phrase grammar) and ordinals
 //! ("third", "3rd", "last", "leftmost").
 
+use std::ops::Range;
+
+use super::text::Token;
+
+/// Words that scale a count: "nine hundred", "a billion", "dozens of".
+const MAGNITUDES: [&str; 12] = [
+    "dozen",
+    "dozens",
+    "hundred",
+    "hundreds",
+    "thousand",
+    "thousands",
+    "million",
+    "millions",
+    "billion",
+    "billions",
+    "trillion",
+    "trillions",
+];
+
+/// The span of the first count in `tokens` the reader cannot take literally: one scaled
+/// by a magnitude word ("nine hundred", "a billion", "dozens of"), which the count words
+/// alone would read as its first word, or a negative number ("-5"). Such a count is
+/// refused rather than read as some other number.
+pub(crate) fn unliteral_count(tokens: &[Token]) -> Option<Range<usize>> {
+    let word = |k: usize| tokens.get(k).and_then(Token::word);
+    (0..tokens.len()).find_map(|k| {
+        let w = word(k)?;
+        if MAGNITUDES.contains(&w) {
+            let counted = k > 0 && word(k - 1).and_then(count_word).is_some();
+            Some(k - usize::from(counted)..k + 1)
+        } else if w
+            .strip_prefix('-')
+            .is_some_and(|d| d.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            Some(k..k + 1)
+        } else {
+            None
+        }
+    })
+}
+
 /// The number a count word stands for: `two` → 2, `7` → 7, `a` → 1.
 pub(crate) fn count_word(word: &str) -> Option<u32> {
     const WORDS: [&str; 13] = [
@@ -75,6 +117,27 @@ pub(crate) fn ordinal_word(word: &str) -> Option<Ordinal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_scaled_or_negative_are_not_literal() {
+        use super::super::text::{span_text, tokenize};
+        let span = |text: &str| {
+            let tokens = tokenize(text);
+            unliteral_count(&tokens).map(|s| span_text(&tokens, s))
+        };
+        assert_eq!(
+            span("It holds nine hundred apples.").as_deref(),
+            Some("nine hundred")
+        );
+        assert_eq!(span("a billion apples").as_deref(), Some("a billion"));
+        assert_eq!(
+            span("Dozens of plates are there").as_deref(),
+            Some("dozens")
+        );
+        assert_eq!(span("There are -5 apples").as_deref(), Some("-5"));
+        assert_eq!(span("There are 5 apples and two-thirds of a pie"), None);
+        assert_eq!(span("cabinets 1-3 hold nothing"), None);
+    }
 
     #[test]
     fn counts() {

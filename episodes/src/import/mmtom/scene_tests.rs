@@ -217,3 +217,27 @@ fn counts_beyond_an_apartment_are_refused_before_anything_is_made() {
     let e = error("The kitchen has 5000 cabinets.");
     assert!(e.to_string().contains("5000 cabinets"), "{e}");
 }
+
+#[test]
+fn counts_not_meant_literally_are_refused_not_read_as_another_number() {
+    for (text, phrase) in [
+        (
+            "The kitchen has a fridge. The fridge holds nine hundred apples.",
+            "nine hundred",
+        ),
+        (
+            "The kitchen has a fridge. The fridge holds a billion apples.",
+            "a billion",
+        ),
+        (
+            "The kitchen has a fridge. The fridge holds -5 apples.",
+            "-5",
+        ),
+    ] {
+        let e = error(text).to_string();
+        assert!(
+            e.contains(phrase) && e.contains("not taken literally"),
+            "{text}: {e}"
+        );
+    }
+}

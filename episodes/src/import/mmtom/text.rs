@@ -104,10 +104,16 @@ fn flush_word(tokens: &mut Vec<Token>, word: &mut String) {
         tokens.push(Token::Dash);
         return;
     }
-    let w = w.trim_matches(|c| c == '\'' || c == '-');
-    if w.is_empty() {
+    // A minus before digits stays, so that "-5 apples" is no count of five.
+    let negative = w.starts_with('-')
+        && w.trim_start_matches('-')
+            .starts_with(|c: char| c.is_ascii_digit());
+    let trimmed = w.trim_matches(|c| c == '\'' || c == '-');
+    if trimmed.is_empty() {
         return;
     }
+    let signed = format!("-{trimmed}");
+    let w = if negative { signed.as_str() } else { trimmed };
     let push = |tokens: &mut Vec<Token>, s: &str| tokens.push(Token::Word(s.to_string()));
     if let Some(stem) = w.strip_suffix("n't") {
         let stem = match stem {

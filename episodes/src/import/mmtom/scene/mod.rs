@@ -42,6 +42,7 @@ use crate::import::{ImportError, Part};
 
 use super::apartment::Apartment;
 use super::lexicon::{FurnitureDef, ObjectDef};
+use super::numbers::unliteral_count;
 use super::text::{sentences, span_text, Sentence};
 use crate::import::notes::{Note, Notes};
 
@@ -134,6 +135,16 @@ struct SceneReader {
 
 impl SceneReader {
     fn sentence(&mut self, sentence: &Sentence) -> Result<(), ImportError> {
+        if let Some(span) = unliteral_count(&sentence.tokens) {
+            return Err(ImportError::Unreadable {
+                part: Part::Scene,
+                sentence: sentence.text.clone(),
+                phrase: span_text(&sentence.tokens, span),
+                reason: format!(
+                    "a count not taken literally (write it in digits, at most {MAX_COUNT})"
+                ),
+            });
+        }
         let index = self.shared.sentences.len();
         self.shared.sentences.push(sentence.text.clone());
         let clauses = chunk::clauses(sentence, &mut self.shared.last_thing);
