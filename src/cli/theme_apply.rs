@@ -57,18 +57,18 @@ pub fn run(args: &ApplyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     };
     let baseline = themes::find(themes::BASELINE, &[])?;
     // The theme of one piece of input: the named one, or the detected one.
-    let theme_of = |text: &str| -> &Theme {
-        match &fixed {
+    let theme_of = |text: &str| -> anyhow::Result<&Theme> {
+        Ok(match &fixed {
             Some(t) => t,
-            None => detect(text, &candidates).unwrap_or(&baseline),
-        }
+            None => detect(text, &candidates)?.unwrap_or(&baseline),
+        })
     };
     let path = &args.input;
     let text = read_input(path)?;
     let jsonl = path.extension().is_some_and(|x| x == "jsonl");
     let output = match (args.format, jsonl) {
         (InputFormat::Mmtom, true) => map_lines(&text, path, |line| {
-            let theme = theme_of(line);
+            let theme = theme_of(line)?;
             Ok(if args.inverse {
                 invert_record(line, theme)?
             } else {
@@ -76,7 +76,7 @@ pub fn run(args: &ApplyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             })
         })?,
         (InputFormat::Mmtom, false) => {
-            let theme = theme_of(&text);
+            let theme = theme_of(&text).with_context(|| format!("{}", path.display()))?;
             if args.inverse {
                 theme.invert_text(&text)
             } else {
@@ -86,11 +86,12 @@ pub fn run(args: &ApplyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             }
         }
         (InputFormat::Episodes, true) => map_lines(&text, path, |line| {
-            let themed = map_episode(line, theme_of(line), args.inverse)?;
+            let themed = map_episode(line, theme_of(line)?, args.inverse)?;
             Ok(serde_json::to_string(&themed)?)
         })?,
         (InputFormat::Episodes, false) => {
-            let themed = map_episode(&text, theme_of(&text), args.inverse)
+            let theme = theme_of(&text).with_context(|| format!("{}", path.display()))?;
+            let themed = map_episode(&text, theme, args.inverse)
                 .with_context(|| format!("{}", path.display()))?;
             serde_json::to_string_pretty(&themed)? + "\n"
         }

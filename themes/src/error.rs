@@ -77,6 +77,13 @@ pub enum ThemeError {
         /// What has it.
         by: String,
     },
+    /// No one theme explains a text's words (`--theme auto`): two fit it equally, or the
+    /// one whose words it has also holds words that theme replaces.
+    #[error("cannot tell the theme: {reason}; name it with --theme")]
+    Undetected {
+        /// Why not.
+        reason: String,
+    },
     /// No theme has this name.
     #[error("no theme \"{name}\" (known: {known})")]
     Unknown {

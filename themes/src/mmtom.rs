@@ -68,17 +68,48 @@ pub fn read_themed_record(
     Ok(record)
 }
 
-/// The theme `text` is most likely written in: the one with the most themed words in it
-/// that are not base words; `None` when no theme's words appear (base text).
-pub fn detect<'a>(text: &str, themes: &'a [Theme]) -> Option<&'a Theme> {
-    let mut best: Option<(&Theme, usize)> = None;
-    for theme in themes {
-        let count = theme.themed_word_count(text);
-        if count > 0 && best.is_none_or(|(_, c)| count > c) {
-            best = Some((theme, count));
-        }
+/// The theme `text` is written in: the one with the most of its themed words in it,
+/// when no other has as many and they outnumber the base words that theme replaces (a
+/// themed MMToM-QA record keeps a few, in fields the theme leaves alone; a base text
+/// with a stray themed word has many); `Ok(None)` when no theme's words appear.
+///
+/// # Errors
+///
+/// [`ThemeError::Undetected`] when two themes tie, or the best theme's words do not
+/// outnumber the base words it replaces: guessing would rewrite words of the wrong theme.
+pub fn detect<'a>(text: &str, themes: &'a [Theme]) -> Result<Option<&'a Theme>, ThemeError> {
+    let mut counts: Vec<(&Theme, usize)> = themes
+        .iter()
+        .map(|t| (t, t.themed_word_count(text)))
+        .filter(|&(_, count)| count > 0)
+        .collect();
+    counts.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+    let Some(&(best, count)) = counts.first() else {
+        return Ok(None);
+    };
+    if let Some((other, _)) = counts.get(1).filter(|(_, c)| *c == count) {
+        return Err(ThemeError::Undetected {
+            reason: format!(
+                "the words of {} and of {} appear equally often ({count})",
+                best.id(),
+                other.id()
+            ),
+        });
     }
-    best.map(|(t, _)| t)
+    let base = best.base_words(text);
+    if base.len() >= count {
+        let mut shown: Vec<&str> = base.iter().map(String::as_str).take(3).collect();
+        shown.dedup();
+        return Err(ThemeError::Undetected {
+            reason: format!(
+                "it has {count} words of {} and {} base words that theme replaces ({})",
+                best.id(),
+                base.len(),
+                shown.join(", ")
+            ),
+        });
+    }
+    Ok(Some(best))
 }
 
 #[cfg(test)]
@@ -116,9 +147,26 @@ mod tests {
         let themes = crate::builtins();
         for theme in &themes {
             let themed = apply_record(mmtom_record(), theme).expect("reversible");
-            let found = detect(&themed, &themes).map(Theme::id);
+            let found = detect(&themed, &themes).expect("one theme").map(Theme::id);
             let expected = (!theme.is_identity()).then(|| theme.id());
             assert_eq!(found, expected);
+        }
+    }
+
+    #[test]
+    fn a_base_text_with_a_few_themed_words_is_not_given_that_theme() {
+        let themes = crate::builtins();
+        let base = mmtom_record();
+        for theme in themes.iter().filter(|t| !t.is_identity()) {
+            let themed = apply_record(base, theme).expect("reversible");
+            // A base record with a stray piece of themed text: no theme wrote it.
+            let cut = (0..=themed.len() / 8)
+                .rev()
+                .find(|&i| themed.is_char_boundary(i))
+                .unwrap();
+            let mixed = format!("{base} {}", &themed[..cut]);
+            let err = detect(&mixed, &themes).expect_err(theme.id()).to_string();
+            assert!(err.contains("cannot tell the theme"), "{err}");
         }
     }
 }

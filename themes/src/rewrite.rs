@@ -44,6 +44,16 @@ impl Table {
         self.entries.contains_key(key)
     }
 
+    /// The nouns of `text` the table changes (a noun that stays itself is not one), in
+    /// order.
+    pub(crate) fn changed(&self, text: &str) -> Vec<String> {
+        self.find(text)
+            .into_iter()
+            .filter(|(_, key)| self.entries.get(key).is_some_and(|r| r.text != *key))
+            .map(|(_, key)| key)
+            .collect()
+    }
+
     /// Every noun found in `text`, left to right, as (byte range, lower-case key).
     pub(crate) fn find(&self, text: &str) -> Vec<(Range<usize>, String)> {
         let words = word_spans(text);

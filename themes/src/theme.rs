@@ -220,6 +220,12 @@ impl Theme {
             .filter(|(_, key)| !self.tables.forward.contains(key))
             .count()
     }
+
+    /// The nouns of `text` this theme would replace, in order: base words, which a text
+    /// written in the theme has few of (against many of its themed words).
+    pub fn base_words(&self, text: &str) -> Vec<String> {
+        self.tables.forward.changed(text)
+    }
 }
 
 /// Builds the tables and checks that the theme is one-to-one and clear of the grammar.
