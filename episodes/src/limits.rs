@@ -41,17 +41,33 @@ pub fn set_max_places(limit: usize) {
 /// use bip_episodes::limits::quoted;
 /// assert_eq!(quoted("fridge"), "fridge");
 /// assert!(quoted(&"x".repeat(100_000)).ends_with("… (100000 bytes)"));
+/// assert_eq!(quoted("a\u{1b}[2Jb\n"), "a\\u{1b}[2Jb\\n");
 /// ```
 pub fn quoted(text: &str) -> String {
     shortened(text, QUOTED_CHARS)
 }
 
 /// `text` cut after `chars` characters, saying how long it was.
+///
+/// Control characters are escaped (`\u{1b}`, `\n`): an echoed value must not move the
+/// cursor, end a line or forge one.
 pub fn shortened(text: &str, chars: usize) -> String {
-    match text.char_indices().nth(chars) {
-        None => text.to_string(),
-        Some((end, _)) => format!("{}… ({} bytes)", &text[..end], text.len()),
+    let (kept, cut) = match text.char_indices().nth(chars) {
+        None => (text, false),
+        Some((end, _)) => (&text[..end], true),
+    };
+    let mut out = String::with_capacity(kept.len());
+    for c in kept.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    if cut {
+        out.push_str(&format!("… ({} bytes)", text.len()));
+    }
+    out
 }
 
 /// `x` as an error message shows a number: plainly when of everyday size, in exponent

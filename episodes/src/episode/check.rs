@@ -54,6 +54,43 @@ pub(crate) fn claim_id<'a>(
     Ok(())
 }
 
+/// Fields of an episode file written for people, which may hold line breaks; every other
+/// string names something.
+const FREE_TEXT: [&str; 3] = ["description", "text", "label"];
+
+/// Refuses a name (an id, class, agent, or any string but [`FREE_TEXT`], object keys
+/// included) holding a control character: echoed into a report, an error or a
+/// VirtualHome program, a line break or an escape would forge lines there.
+pub(crate) fn plain_names(value: &serde_json::Value, field: &str) -> Result<(), EpisodeError> {
+    let refuse = |field: String, name: &str| {
+        EpisodeError::invalid(field, name, "holds a control character; names must not")
+    };
+    match value {
+        serde_json::Value::String(s) if s.chars().any(char::is_control) => {
+            Err(refuse(field.to_string(), s))
+        }
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, v)| plain_names(v, &format!("{field}[{i}]"))),
+        serde_json::Value::Object(map) => map.iter().try_for_each(|(key, v)| {
+            let inner = if field.is_empty() {
+                key.clone()
+            } else {
+                format!("{field}.{key}")
+            };
+            if key.chars().any(char::is_control) {
+                return Err(refuse(field.to_string(), key));
+            }
+            if FREE_TEXT.contains(&key.as_str()) {
+                return Ok(());
+            }
+            plain_names(v, &inner)
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// The error of a surface said to start open.
 pub(crate) fn open_surface(field: String, name: &str) -> EpisodeError {
     EpisodeError::invalid(field, name, "is a surface; only containers open and close")

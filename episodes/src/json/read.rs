@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::action::Action;
 use crate::episode::check::{
-    apply, claim_id, distinct_reading, open_surface, question_shape, replay,
+    apply, claim_id, distinct_reading, open_surface, plain_names, question_shape, replay,
 };
 use crate::episode::{Agent, Episode, EpisodeParts};
 use crate::error::EpisodeError;
@@ -47,6 +47,9 @@ impl Episode {
                 expected: FORMAT,
                 found: format!("\"{}\"", crate::limits::quoted(&file.format)),
             });
+        }
+        if let Ok(value) = serde_json::to_value(&file) {
+            plain_names(&value, "")?;
         }
         let mut world = build_world(&file.world)?;
         add_named_classes(&mut world, &file);

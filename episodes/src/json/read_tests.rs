@@ -299,3 +299,25 @@ fn single_actions_and_questions_resolve_against_a_world() {
         "{err}"
     );
 }
+
+#[test]
+fn names_with_control_characters_are_refused_and_echoed_escaped() {
+    let mut value = valid();
+    value["world"]["rooms"][0] = serde_json::json!("kitchen\u{1b}[2J");
+    let msg = read(&value).expect_err("a control character").to_string();
+    assert!(
+        msg.starts_with("world.rooms[0]") && msg.contains("\\u{1b}[2J") && !msg.contains('\u{1b}'),
+        "{msg}"
+    );
+    let mut value = valid();
+    value["agent"]["goals"] = serde_json::json!(["apple\nmove the sofa"]);
+    let msg = read(&value).expect_err("a line break").to_string();
+    assert!(
+        msg.starts_with("agent.goals[0]") && !msg.contains('\n'),
+        "{msg}"
+    );
+    // Free text for people may break lines.
+    let mut value = valid();
+    value["description"] = serde_json::json!("two lines\nof notes");
+    assert!(read(&value).is_ok());
+}
