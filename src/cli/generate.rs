@@ -1,25 +1,31 @@
 //! `bip generate`: procedural episodes with ground truth.
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::Args;
+use rayon::prelude::*;
+use serde::Serialize;
 
-use bip::engine::generate::{
-    generate_themed, generate_training_pairs, GenerateOptions, QuestionType,
-};
-use bip::engine::PromptTemplate;
-use bip::episodes::Episode;
-use bip::io::{to_jsonl, OutputSet};
+use bip::engine::generate::{themed_with_truth, training_pairs, GenerateOptions, QuestionType};
+use bip::engine::{EngineError, PromptTemplate};
+use bip::io::OutputSet;
 use bip::themes::{self, Theme};
 
 use super::output::Output;
 use super::theme::ThemeFiles;
 use super::theme_names::themes_named;
 
-/// The most episodes one run generates (each is kept in memory until written).
+/// The most episodes one run generates.
 pub(super) const MAX_EPISODES: usize = 1_000_000;
+
+/// Episodes made (in parallel) and written (in order) at a time: memory stays flat
+/// whatever `--n`.
+const CHUNK: usize = 1024;
 
 /// What `bip generate` makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -104,6 +110,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if args.n > MAX_EPISODES {
         bail!("--n {}: at most {MAX_EPISODES} episodes a run", args.n);
     }
+    let n = args.n;
     let themes = themes_named("--theme", &args.theme, &args.theme_files.load()?)?;
     let options = GenerateOptions {
         seed: args.seed,
@@ -125,32 +132,62 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         .transpose()?;
     let mut told = Vec::new();
     if let (Some(slot), Some(path)) = (episodes_out, &args.out) {
-        let episodes = generate_themed(&options, &themes, args.n).context("generation failed")?;
-        let text =
-            to_jsonl(episodes.iter().map(Episode::to_file)).context("serialising an episode")?;
-        outputs.put(slot, text);
-        told.push(format!("{} episodes to {}", episodes.len(), path.display()));
+        let (options, themes) = (options.clone(), themes.clone());
+        outputs.put_streamed(slot, move |to| {
+            write_in_chunks(to, n, |i| {
+                themed_with_truth(&options, &themes, i).map(|(episode, _)| vec![episode.to_file()])
+            })
+        });
+        told.push(format!("{n} episodes to {}", path.display()));
     }
-    if let (Some(slot), Some(path)) = (pairs_out, &args.training_pairs) {
+    let pair_count = Arc::new(AtomicUsize::new(0));
+    if let Some(slot) = pairs_out {
         let template = PromptTemplate {
             observations: args.prompt_observations,
             ..PromptTemplate::default()
         };
-        let pairs = generate_training_pairs(&options, &themes, args.n, &template)
-            .context("generation failed")?;
-        outputs.put(
-            slot,
-            to_jsonl(&pairs).context("serialising a training pair")?,
-        );
-        let (n, shown) = (pairs.len(), path.display());
-        told.push(format!(
-            "{n} training pairs from {} episodes to {shown}",
-            args.n
-        ));
+        let (options, themes, counted) = (options.clone(), themes.clone(), pair_count.clone());
+        outputs.put_streamed(slot, move |to| {
+            counted.store(0, Ordering::Relaxed);
+            write_in_chunks(to, n, |i| {
+                let (episode, truth) = themed_with_truth(&options, &themes, i)?;
+                let pairs = training_pairs(&episode, &truth, &template);
+                counted.fetch_add(pairs.len(), Ordering::Relaxed);
+                Ok(pairs)
+            })
+        });
     }
     out.commit(outputs)?;
+    if let Some(path) = &args.training_pairs {
+        let pairs = pair_count.load(Ordering::Relaxed);
+        told.push(format!(
+            "{pairs} training pairs from {n} episodes to {}",
+            path.display()
+        ));
+    }
     note!("bip: wrote {}{}", told.join(" and "), in_themes(&themes));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes what `make` makes of episodes `0..n` as JSON lines, [`CHUNK`] episodes at a
+/// time, in index order (so the file is the same whatever the threads).
+fn write_in_chunks<T: Serialize + Send>(
+    to: &mut dyn Write,
+    n: usize,
+    make: impl Fn(usize) -> Result<Vec<T>, EngineError> + Sync,
+) -> io::Result<()> {
+    for start in (0..n).step_by(CHUNK) {
+        let made = (start..n.min(start + CHUNK))
+            .into_par_iter()
+            .map(&make)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| io::Error::other(format!("generation failed: {e}")))?;
+        for item in made.iter().flatten() {
+            serde_json::to_writer(&mut *to, item)?;
+            to.write_all(b"\n")?;
+        }
+    }
+    Ok(())
 }
 
 /// How the summary line names the themes: nothing when every episode is as generated.

@@ -126,13 +126,45 @@ enum Identity {
     Name(PathBuf, PathBuf),
 }
 
+/// Writes a streamed output's contents as they are made.
+type Producer = Box<dyn Fn(&mut dyn Write) -> io::Result<()>>;
+
+/// What an output holds: bytes made already, or a producer that makes them while they
+/// are written, so that an output larger than memory never sits in it whole.
+enum Contents {
+    Bytes(Vec<u8>),
+    Streamed(Producer),
+}
+
+impl Contents {
+    fn write_to(&self, to: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Contents::Bytes(bytes) => to.write_all(bytes),
+            Contents::Streamed(produce) => {
+                let mut buffered = io::BufWriter::with_capacity(1 << 16, to);
+                produce(&mut buffered)?;
+                buffered.flush()
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Contents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contents::Bytes(bytes) => write!(f, "{} bytes", bytes.len()),
+            Contents::Streamed(_) => f.write_str("streamed"),
+        }
+    }
+}
+
 /// One output of an [`OutputSet`].
 #[derive(Debug)]
 struct Planned {
     output: String,
     destination: Destination,
     identity: Identity,
-    contents: Option<Vec<u8>>,
+    contents: Option<Contents>,
 }
 
 /// An output taken into an [`OutputSet`], to give its contents to.
@@ -224,7 +256,20 @@ impl OutputSet {
     /// Gives output `slot` its contents (an output without contents is not written).
     pub fn put(&mut self, slot: Slot, contents: impl Into<Vec<u8>>) {
         if let Some(planned) = self.planned.get_mut(slot.0) {
-            planned.contents = Some(contents.into());
+            planned.contents = Some(Contents::Bytes(contents.into()));
+        }
+    }
+
+    /// Gives output `slot` contents that `produce` writes when the set is committed, in
+    /// pieces, for outputs too large to hold in memory (`bip generate`). An error of
+    /// `produce` fails the commit as a write error would: no replaced file is touched.
+    pub fn put_streamed(
+        &mut self,
+        slot: Slot,
+        produce: impl Fn(&mut dyn Write) -> io::Result<()> + 'static,
+    ) {
+        if let Some(planned) = self.planned.get_mut(slot.0) {
+            planned.contents = Some(Contents::Streamed(Box::new(produce)));
         }
     }
 
@@ -334,10 +379,12 @@ impl OutputSet {
                     let written = OpenOptions::new()
                         .append(true)
                         .open(path)
-                        .and_then(|mut f| f.write_all(contents));
+                        .and_then(|mut f| contents.write_to(&mut f));
                     written.map_err(io(p))?;
                 }
-                (Destination::Stdout, Some(contents)) => stdout.extend_from_slice(contents),
+                (Destination::Stdout, Some(contents)) => {
+                    contents.write_to(&mut stdout).map_err(io(p))?;
+                }
                 _ => {}
             }
         }
@@ -368,7 +415,7 @@ fn folder_of(path: &Path) -> &Path {
 }
 
 /// Writes `contents` to a new temporary file beside `path` and returns its path.
-fn stage(path: &Path, contents: &[u8], index: usize) -> io::Result<PathBuf> {
+fn stage(path: &Path, contents: &Contents, index: usize) -> io::Result<PathBuf> {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let name = path
         .file_name()
@@ -389,7 +436,7 @@ fn stage(path: &Path, contents: &[u8], index: usize) -> io::Result<PathBuf> {
             return Err(e);
         }
     };
-    match file.write_all(contents).and_then(|()| file.sync_all()) {
+    match contents.write_to(&mut file).and_then(|()| file.sync_all()) {
         Ok(()) => Ok(temporary),
         Err(e) => {
             temporary::discard(&temporary);
@@ -488,10 +535,37 @@ mod tests {
     }
 
     #[test]
+    fn streamed_contents_are_written_whole_or_replace_nothing() {
+        let _lock = temporary::TEST_LOCK.lock();
+        let dir = folder("streamed");
+        fs::write(dir.join("kept"), "old").expect("file");
+        let mut set = OutputSet::new();
+        let slot = set.add("--out", &dir.join("kept")).expect("kept");
+        set.put_streamed(slot, |w| (0..3).try_for_each(|i| writeln!(w, "line {i}")));
+        set.commit().expect("written");
+        let text = fs::read_to_string(dir.join("kept")).expect("kept");
+        assert_eq!(text, "line 0\nline 1\nline 2\n");
+
+        let mut set = OutputSet::new();
+        let slot = set.add("--out", &dir.join("kept")).expect("kept");
+        set.put_streamed(slot, |w| {
+            writeln!(w, "a first piece")?;
+            Err(io::Error::other("the third piece could not be made"))
+        });
+        let e = set.commit().unwrap_err();
+        let why = std::error::Error::source(&e).map(ToString::to_string);
+        assert!(why.is_some_and(|w| w.contains("could not be made")), "{e}");
+        assert_eq!(fs::read_to_string(dir.join("kept")).expect("kept"), text);
+        assert_eq!(names(&dir), ["kept"]);
+        fs::remove_dir_all(&dir).expect("clean");
+    }
+
+    #[test]
     fn an_interruption_removes_the_temporaries() {
         let _lock = temporary::TEST_LOCK.lock();
         let dir = folder("signal");
-        let temporary = stage(&dir.join("out"), b"half", 0).expect("staged");
+        let half = Contents::Bytes(b"half".to_vec());
+        let temporary = stage(&dir.join("out"), &half, 0).expect("staged");
         assert!(temporary.exists());
         temporary::remove_all();
         assert!(names(&dir).is_empty());
