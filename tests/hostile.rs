@@ -131,6 +131,16 @@ fn hostile_files_are_refused_with_their_cause_named() {
     );
     d.write("long.json", &episode(r#"["kitchen", "hall"]"#, &belief));
     d.write("empty.json", "");
+    // Base words with one word of the space theme among them.
+    let stray = "The kitchen has a fridge, a stove and a sofa; the fridge holds an apple, \
+                 and the stove a plate. Ann walks to the replicator station.";
+    d.write("stray.txt", stray);
+    let record =
+        std::fs::read_to_string(root().join("tests/data/mmtom-sample.jsonl")).expect("sample");
+    let first = record.lines().next().expect("a record");
+    let counted = first.replacen(" is a ", " is nine hundred ", 1);
+    assert_ne!(counted, first, "the sample's scene has \" is a \"");
+    d.write("counts.jsonl", &counted);
     refused_all(
         &d,
         &[
@@ -158,6 +168,18 @@ fn hostile_files_are_refused_with_their_cause_named() {
                 "infer {d}/empty.json",
                 "empty.json: line 1, column 0: EOF while parsing a value",
             ),
+            (
+                "--max-input-size 1M train --base smollm2-135m --data /dev/zero --out {d}/t",
+                "/dev/zero|input limit of 1048576 bytes",
+            ),
+            (
+                "theme apply --format mmtom --inverse --theme auto {d}/stray.txt {d}/out.txt",
+                "stray.txt|cannot tell the theme|name it with --theme",
+            ),
+            (
+                "import mmtom {d}/counts.jsonl --out {d}/counts-out.jsonl",
+                "nine hundred|not taken literally",
+            ),
         ],
     );
     // A 500 KB name is quoted shortened, and the JSON reader's place is said once.
@@ -176,17 +198,16 @@ fn hostile_files_are_refused_with_their_cause_named() {
 }
 
 #[test]
-fn a_room_of_many_containers_infers_quickly() {
+fn a_room_of_many_containers_is_answered() {
     let d = TempDir::new();
     let path = d.write("room120.json", &one_room(120));
-    let started = std::time::Instant::now();
+    // Its cost is measured, not asserted here: README, "Untrusted input and outputs".
     let output = bip(["infer".as_ref(), path.as_os_str()]);
     assert!(output.status.success(), "{}", stderr(&output));
-    // Over 20 s before the layout and the planner's search terms were shared.
     assert!(
-        started.elapsed().as_secs() < 20,
-        "took {:?}",
-        started.elapsed()
+        stdout(&output).contains("q1 after 3 actions"),
+        "{}",
+        stdout(&output)
     );
 }
 

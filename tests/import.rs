@@ -187,7 +187,7 @@ fn an_unreadable_question_is_reported_and_fails_the_import_unless_told_to_keep_g
         out.as_os_str(),
     ]);
     let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("two.jsonl:2:"), "names the line: {stderr}");
     assert!(
         stderr.contains("\"a toaster\""),

@@ -64,7 +64,7 @@ fn an_unreadable_record_is_named_and_fails_the_import_unless_told_to_keep_going(
     };
     let run = args(&[]);
     let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains("records.jsonl:1: story: cannot read \"the fridge\""),
         "{stderr}"

@@ -72,7 +72,7 @@ fn mmtom(args: &MmtomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if failed > 0 && !args.keep_going {
         note!("bip: read {} of {total} questions, {failed} failed; nothing written (use --keep-going to write the rest)", records.len());
         outputs.commit(out)?;
-        return Ok(ExitCode::from(1));
+        return Ok(ExitCode::from(2));
     }
     outputs.put_documents(
         records

@@ -65,7 +65,7 @@ pub fn run(args: &HitomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if failed > 0 && !args.keep_going {
         note!("bip: read {} of {total} records, {failed} failed; nothing written (use --keep-going to write the rest)", records.len());
         outputs.commit(out)?;
-        return Ok(ExitCode::from(1));
+        return Ok(ExitCode::from(2));
     }
     outputs.put_documents(records.iter().map(|r| (r.story.id().to_string(), &r.file)))?;
     outputs.commit(out)?;
