@@ -23,6 +23,22 @@ pub fn set_max_input_bytes(limit: u64) {
     MAX_INPUT_BYTES.store(limit, Ordering::Relaxed);
 }
 
+/// All of `reader` when it holds at most [`max_input_bytes`], else `None` (having read
+/// one byte past the limit, no more: a device that never ends stops there). `len_hint`
+/// (a file's length) sizes the buffer, up to the limit.
+///
+/// # Errors
+///
+/// The reader's.
+pub fn read_bounded(reader: impl Read, len_hint: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let limit = max_input_bytes();
+    let mut bytes = Vec::with_capacity(usize::try_from(len_hint.min(limit)).unwrap_or(0));
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
+}
+
 /// The text of the file at `path`, read whole up to [`max_input_bytes`]; a pipe is read
 /// like a file, and a device that never ends (`/dev/zero`) stops at the limit.
 ///
@@ -31,36 +47,33 @@ pub fn set_max_input_bytes(limit: u64) {
 /// [`ModelError::Io`] when it cannot be read, [`ModelError::Format`] past the limit or
 /// when it is not UTF-8.
 pub(crate) fn read_text(path: &Path) -> Result<String> {
-    let limit = max_input_bytes();
     let file = File::open(path).map_err(|e| ModelError::io(path, e))?;
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| ModelError::io(path, e))?;
-    if bytes.len() as u64 > limit {
+    let hint = file.metadata().map_or(0, |m| m.len());
+    let Some(bytes) = read_bounded(file, hint).map_err(|e| ModelError::io(path, e))? else {
+        let limit = max_input_bytes();
         return Err(ModelError::format(
             path,
             format!("longer than the input limit of {limit} bytes (--max-input-size)"),
         ));
-    }
+    };
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         ModelError::format(path, format!("not UTF-8 text (byte {at})"))
     })
 }
 
-/// `file`, opened at `path`, when it is a regular file. Model files and score caches are
-/// read by offset or to their end and appended to: a pipe would hang the read, a device
-/// would never end.
+/// `file`, opened at `path`, and its length, when it is a regular file. Model files and
+/// score caches are read by offset or to their end and appended to: a pipe would hang
+/// the read, a device would never end.
 ///
 /// # Errors
 ///
 /// [`ModelError::Io`] when its kind cannot be read, [`ModelError::Format`] when it is not
 /// a regular file.
-pub(crate) fn regular_file(file: File, path: &Path) -> Result<File> {
+pub(crate) fn regular_file(file: File, path: &Path) -> Result<(File, u64)> {
     let meta = file.metadata().map_err(|e| ModelError::io(path, e))?;
     if meta.is_file() {
-        Ok(file)
+        Ok((file, meta.len()))
     } else {
         Err(ModelError::format(
             path,
@@ -119,7 +132,7 @@ mod tests {
         std::fs::write(&path, "{\"a\": 1}\n").unwrap();
         assert_eq!(read_text(&path).unwrap(), "{\"a\": 1}\n");
         let file = File::open(&path).unwrap();
-        assert!(regular_file(file, &path).is_ok());
+        assert_eq!(regular_file(file, &path).unwrap().1, 9);
         std::fs::write(&path, [0xff, 0xfe]).unwrap();
         let err = read_text(&path).unwrap_err().to_string();
         assert!(err.contains("not UTF-8"), "{err}");

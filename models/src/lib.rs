@@ -99,7 +99,7 @@ pub use config::LlamaConfig;
 pub use error::{ModelError, Result};
 pub use generate::{generate_greedy, Generation};
 pub use info::{read_tokenizer, ModelInfo, TokenizerInfo};
-pub use io::{max_input_bytes, set_max_input_bytes, DEFAULT_MAX_INPUT_BYTES};
+pub use io::{max_input_bytes, read_bounded, set_max_input_bytes, DEFAULT_MAX_INPUT_BYTES};
 pub use load::{LoadOptions, WeightStorage, DEFAULT_MAX_CONTEXT, MAX_CONTEXT_LIMIT};
 pub use lora::{LoraAdapter, LoraConfig, LoraModule, LoraPair, MAX_LORA_SCALE};
 pub use model::LanguageModel;

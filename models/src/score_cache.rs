@@ -96,7 +96,7 @@ impl ScoreCache {
             .create(true)
             .open(&path)
             .map_err(|e| ModelError::io(&path, e))?;
-        let mut file = crate::io::regular_file(file, &path)?;
+        let (mut file, _) = crate::io::regular_file(file, &path)?;
         let mut text = String::new();
         file.read_to_string(&mut text)
             .map_err(|e| ModelError::io(&path, e))?;

@@ -33,7 +33,6 @@ mod output;
 mod temporary;
 
 use std::fs;
-use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::Mutex;
@@ -111,7 +110,6 @@ pub fn read_input(path: &Path) -> Result<String, IoError> {
         path: name(),
         source,
     };
-    let limit = max_input_bytes();
     let file = fs::File::open(path).map_err(file_error)?;
     let meta = file.metadata().ok();
     if let (Some(meta), Ok(mut read)) = (&meta, INPUTS_READ.lock()) {
@@ -119,17 +117,13 @@ pub fn read_input(path: &Path) -> Result<String, IoError> {
             read.push((meta.dev(), meta.ino(), name()));
         }
     }
-    let hint = meta.map_or(0, |m| m.len()).min(limit);
-    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(file_error)?;
-    if bytes.len() as u64 > limit {
+    let hint = meta.map_or(0, |m| m.len());
+    let Some(bytes) = bip_models::read_bounded(file, hint).map_err(file_error)? else {
         return Err(IoError::TooLarge {
             path: name(),
-            limit,
+            limit: max_input_bytes(),
         });
-    }
+    };
     String::from_utf8(bytes).map_err(|e| IoError::NotText {
         path: name(),
         offset: e.utf8_error().valid_up_to(),

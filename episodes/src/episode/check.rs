@@ -74,18 +74,14 @@ pub(crate) fn plain_names(value: &serde_json::Value, field: &str) -> Result<(), 
             .enumerate()
             .try_for_each(|(i, v)| plain_names(v, &format!("{field}[{i}]"))),
         serde_json::Value::Object(map) => map.iter().try_for_each(|(key, v)| {
-            let inner = if field.is_empty() {
-                key.clone()
-            } else {
-                format!("{field}.{key}")
-            };
             if key.chars().any(char::is_control) {
                 return Err(refuse(field.to_string(), key));
             }
-            if FREE_TEXT.contains(&key.as_str()) {
-                return Ok(());
+            match (FREE_TEXT.contains(&key.as_str()), field.is_empty()) {
+                (true, _) => Ok(()),
+                (false, true) => plain_names(v, key),
+                (false, false) => plain_names(v, &format!("{field}.{key}")),
             }
-            plain_names(v, &inner)
         }),
         _ => Ok(()),
     }

@@ -82,8 +82,7 @@ impl SafetensorsFile {
     /// [`ModelError::BadTensor`] for an entry whose byte range does not fit its shape.
     pub fn open(path: &Path) -> Result<Self> {
         let file = File::open(path).map_err(|e| ModelError::io(path, e))?;
-        let mut file = crate::io::regular_file(file, path)?;
-        let len = file.metadata().map_err(|e| ModelError::io(path, e))?.len();
+        let (mut file, len) = crate::io::regular_file(file, path)?;
         let (json, data_start) = read_header(&mut file, path, len)?;
         let mut tensors = BTreeMap::new();
         for (name, entry) in json {

@@ -112,8 +112,13 @@ fn flush_word(tokens: &mut Vec<Token>, word: &mut String) {
     if trimmed.is_empty() {
         return;
     }
-    let signed = format!("-{trimmed}");
-    let w = if negative { signed.as_str() } else { trimmed };
+    let signed;
+    let w = if negative {
+        signed = format!("-{trimmed}");
+        signed.as_str()
+    } else {
+        trimmed
+    };
     let push = |tokens: &mut Vec<Token>, s: &str| tokens.push(Token::Word(s.to_string()));
     if let Some(stem) = w.strip_suffix("n't") {
         let stem = match stem {

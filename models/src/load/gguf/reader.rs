@@ -62,8 +62,7 @@ impl GgufFile {
     /// unsupported version, an unknown value type, invalid UTF-8 or a duplicate name.
     pub fn open(path: &Path) -> Result<Self> {
         let file = File::open(path).map_err(|e| ModelError::io(path, e))?;
-        let file = crate::io::regular_file(file, path)?;
-        let file_len = file.metadata().map_err(|e| ModelError::io(path, e))?.len();
+        let (file, file_len) = crate::io::regular_file(file, path)?;
         let mut h = Header {
             r: BufReader::with_capacity(1 << 16, file),
             pos: 0,
