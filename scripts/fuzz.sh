@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh list
 #
 # Targets are those of `bip-fuzz list` (the fuzz/ crate): gguf, safetensors, peft,
-# episode, mmtom, hitom, virtualhome, theme, variance. The campaign starts from
+# episode, mmtom, hitom, tomi, virtualhome, theme, variance. The campaign starts from
 # tests/fuzz/corpus/TARGET/ and writes any input that panics, runs longer than 5 s or
 # dies (an abort, the memory limit) to tests/fuzz/crashes/TARGET/, to
 # be committed with the fix (a hang is saved by the campaign itself, which exits with

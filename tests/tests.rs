@@ -16,6 +16,7 @@ mod regression;
 mod remote;
 mod study;
 mod theme;
+mod tomi;
 mod train;
 mod util;
 mod virtualhome;

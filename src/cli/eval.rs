@@ -14,7 +14,7 @@ use bip::plot::reliability_svg;
 use super::eval_outputs::EvalOutputs;
 use super::input::{read_inputs, InputFormat};
 use super::limits::Limits;
-use super::nested::{read_documents, read_hitom, TrustArgs};
+use super::nested::{read_documents, read_hitom, read_tomi_files, TrustArgs};
 use super::output::{check_margin, check_svg, Output};
 use super::policy::PolicyArgs;
 use super::progress::Progress;
@@ -35,6 +35,10 @@ pub struct EvalArgs {
     /// What the files hold.
     #[arg(long, value_enum, default_value_t = EvalFormat::Episodes)]
     format: EvalFormat,
+    /// With `--format tomi`: each file's trace (question and story types, for the report
+    /// only), one per file, in the files' order.
+    #[arg(long)]
+    trace: Vec<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -71,6 +75,8 @@ enum EvalFormat {
     Mmtom,
     /// Hi-ToM records (JSONL), read with `bip import hitom`'s reader into stories.
     Hitom,
+    /// ToMi questions (bAbI layout), read with `bip import tomi`'s reader into stories.
+    Tomi,
 }
 
 /// Runs `bip eval`.
@@ -81,7 +87,10 @@ pub fn run(args: &EvalArgs, limits: &Limits, out: &mut Output) -> anyhow::Result
     let mut outputs = EvalOutputs::check(args)?;
     outputs
         .set
-        .refuse_inputs(args.files.iter().map(PathBuf::as_path))?;
+        .refuse_inputs(args.files.iter().chain(&args.trace).map(PathBuf::as_path))?;
+    if !args.trace.is_empty() && args.format != EvalFormat::Tomi {
+        bail!("--trace is for --format tomi");
+    }
     let (episodes, unreadable) = match args.format {
         EvalFormat::Mmtom => read_inputs(&args.files, InputFormat::Mmtom)?,
         EvalFormat::Episodes => match read_documents(&args.files)? {
@@ -92,6 +101,10 @@ pub fn run(args: &EvalArgs, limits: &Limits, out: &mut Output) -> anyhow::Result
         },
         EvalFormat::Hitom => {
             let (stories, unreadable) = read_hitom(&args.files)?;
+            return stories_run(args, &stories, Some(unreadable), outputs, out);
+        }
+        EvalFormat::Tomi => {
+            let (stories, unreadable) = read_tomi_files(&args.files, &args.trace)?;
             return stories_run(args, &stories, Some(unreadable), outputs, out);
         }
     };

@@ -30,6 +30,9 @@ enum Format {
     /// Hi-ToM records, one JSON object a line (`story`, `question`, `choices`, `answer`),
     /// each read into one story (the multi-agent kind of episode).
     Hitom(super::import_hitom::HitomArgs),
+    /// ToMi stories and questions in the bAbI layout (numbered lines, a question line
+    /// holding the answer after a tab), each question read into one story.
+    Tomi(super::import_tomi::TomiArgs),
 }
 
 /// Arguments of `bip import mmtom`.
@@ -59,6 +62,7 @@ pub fn run(args: &ImportArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         Format::Mmtom(args) => mmtom(args, out),
         Format::Virtualhome(args) => super::virtualhome::import_run(args, out),
         Format::Hitom(args) => super::import_hitom::run(args, out),
+        Format::Tomi(args) => super::import_tomi::run(args, out),
     }
 }
 

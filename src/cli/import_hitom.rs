@@ -8,7 +8,7 @@ use clap::Args;
 use bip::episodes::import::hitom::read_jsonl;
 use bip::io::read_input;
 
-use super::import_output::{ImportOutputs, ReportLine};
+use super::import_output::{write_stories, ImportOutputs, ReadStory};
 use super::output::Output;
 
 /// Arguments of `bip import hitom`.
@@ -33,46 +33,22 @@ pub struct HitomArgs {
 
 /// Runs `bip import hitom`.
 pub fn run(args: &HitomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let mut outputs = ImportOutputs::check(&args.file, &args.out, args.report.as_deref())?;
+    let outputs = ImportOutputs::check(&args.file, &args.out, args.report.as_deref())?;
     let text = read_input(&args.file)?;
-    let (mut records, mut report, mut failed) = (Vec::new(), Vec::new(), 0);
-    for (line, result) in read_jsonl(&text) {
-        match result {
-            Ok(record) => {
-                report.push(ReportLine {
-                    line,
-                    id: Some(record.story.id().to_string()),
-                    notes: record.notes.clone(),
-                    error: None,
-                });
-                records.push(record);
-            }
-            Err(e) => {
-                failed += 1;
-                let why = format!("{:#}", anyhow::Error::new(e));
-                note!("bip: {}:{line}: {why}", args.file.display());
-                report.push(ReportLine {
-                    line,
-                    id: None,
-                    notes: Vec::new(),
-                    error: Some(why),
-                });
-            }
-        }
-    }
-    let total = records.len() + failed;
-    outputs.put_report(&report)?;
-    if failed > 0 && !args.keep_going {
-        note!("bip: read {} of {total} records, {failed} failed; nothing written (use --keep-going to write the rest)", records.len());
-        outputs.commit(out)?;
-        return Ok(ExitCode::from(2));
-    }
-    outputs.put_documents(records.iter().map(|r| (r.story.id().to_string(), &r.file)))?;
-    outputs.commit(out)?;
-    note!(
-        "bip: read {} of {total} records, {failed} failed; wrote {}",
-        records.len(),
-        args.out.display()
-    );
-    Ok(ExitCode::SUCCESS)
+    let results = read_jsonl(&text).map(|(line, result)| {
+        let story = result.map(|r| ReadStory {
+            id: r.story.id().to_string(),
+            notes: r.notes,
+            file: r.file,
+        });
+        (line, story)
+    });
+    write_stories(
+        outputs,
+        &args.file,
+        results,
+        args.keep_going,
+        "records",
+        out,
+    )
 }

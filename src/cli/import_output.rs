@@ -4,11 +4,13 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use serde::Serialize;
 
-use bip::episodes::import::Note;
+use bip::episodes::import::{ImportError, Note};
+use bip::episodes::json::StoryFile;
 use bip::io::{to_jsonl, Destination, OutputSet, Slot};
 
 use super::output::Output;
@@ -65,6 +67,12 @@ impl ImportOutputs {
             report,
             out: out.to_path_buf(),
         })
+    }
+
+    /// Refuses to write over another input (`path`) too.
+    pub(super) fn refuse_input(&mut self, path: &Path) -> anyhow::Result<()> {
+        self.outputs.refuse_inputs([path])?;
+        Ok(())
     }
 
     /// Sets the report, if one was asked for: JSON Lines for a `.jsonl` path, text
@@ -129,4 +137,61 @@ fn report_text(report: &[ReportLine]) -> String {
         }
     }
     text
+}
+
+/// A story a reader made of one record: its id, the assumptions made, the document.
+pub(super) struct ReadStory {
+    pub id: String,
+    pub notes: Vec<Note>,
+    pub file: StoryFile,
+}
+
+/// The end of `bip import hitom|tomi`: every record's outcome reported (each failure on
+/// standard error too), and the stories written unless some failed without
+/// `--keep-going` (exit 2, nothing but the report written).
+pub(super) fn write_stories(
+    mut outputs: ImportOutputs,
+    input: &Path,
+    results: impl IntoIterator<Item = (usize, Result<ReadStory, ImportError>)>,
+    keep_going: bool,
+    noun: &str,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
+    let (mut stories, mut report, mut failed) = (Vec::new(), Vec::new(), 0);
+    for (line, result) in results {
+        match result {
+            Ok(story) => {
+                report.push(ReportLine {
+                    line,
+                    id: Some(story.id.clone()),
+                    notes: story.notes.clone(),
+                    error: None,
+                });
+                stories.push(story);
+            }
+            Err(e) => {
+                failed += 1;
+                let why = format!("{:#}", anyhow::Error::new(e));
+                note!("bip: {}:{line}: {why}", input.display());
+                report.push(ReportLine {
+                    line,
+                    id: None,
+                    notes: Vec::new(),
+                    error: Some(why),
+                });
+            }
+        }
+    }
+    let (read, total) = (stories.len(), stories.len() + failed);
+    outputs.put_report(&report)?;
+    if failed > 0 && !keep_going {
+        note!("bip: read {read} of {total} {noun}, {failed} failed; nothing written (use --keep-going to write the rest)");
+        outputs.commit(out)?;
+        return Ok(ExitCode::from(2));
+    }
+    let written = outputs.out.display().to_string();
+    outputs.put_documents(stories.iter().map(|s| (s.id.clone(), &s.file)))?;
+    outputs.commit(out)?;
+    note!("bip: read {read} of {total} {noun}, {failed} failed; wrote {written}");
+    Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,7 @@ mod generate_nested;
 mod import;
 mod import_hitom;
 mod import_output;
+mod import_tomi;
 mod infer;
 mod input;
 mod limits;

@@ -10,6 +10,7 @@ use bip::engine::calibrate::CalibrationFile;
 use bip::engine::nested::{evaluate_stories, infer_story, story_report, Trust};
 use bip::engine::report::{EpisodeReport, Report};
 use bip::episodes::import::hitom::read_jsonl;
+use bip::episodes::import::tomi::read_tomi;
 use bip::episodes::{AnyEpisode, Episode, Story};
 use bip::io::{read_any_episodes, read_input, to_jsonl};
 
@@ -73,6 +74,41 @@ pub fn read_hitom(files: &[PathBuf]) -> anyhow::Result<(Vec<Story>, usize)> {
     for path in files {
         let text = read_input(path)?;
         for (line, record) in read_jsonl(&text) {
+            match record {
+                Ok(record) => stories.push(record.story),
+                Err(e) => {
+                    unreadable += 1;
+                    let e = anyhow::Error::new(e);
+                    note!("bip: {}:{line}: unreadable: {e:#}", path.display());
+                }
+            }
+        }
+    }
+    Ok((stories, unreadable))
+}
+
+/// The stories of ToMi files (one per question), each file with its trace when `traces`
+/// gives one per file, and how many questions could not be read (each named on standard
+/// error with the reason).
+pub fn read_tomi_files(
+    files: &[PathBuf],
+    traces: &[PathBuf],
+) -> anyhow::Result<(Vec<Story>, usize)> {
+    if !traces.is_empty() && traces.len() != files.len() {
+        bail!(
+            "{} --trace files for {} files: give one per file, in order",
+            traces.len(),
+            files.len()
+        );
+    }
+    let mut stories = Vec::new();
+    let mut unreadable = 0;
+    for (i, path) in files.iter().enumerate() {
+        let text = read_input(path)?;
+        let trace = traces.get(i).map(|t| read_input(t)).transpose()?;
+        let records = read_tomi(&text, trace.as_deref())
+            .with_context(|| traces.get(i).unwrap_or(path).display().to_string())?;
+        for (line, record) in records {
             match record {
                 Ok(record) => stories.push(record.story),
                 Err(e) => {

@@ -10,10 +10,10 @@ use super::render_lines::{
     accuracy_header, option_line, question_header, summary_line, verdict_line,
 };
 
-fn row(out: &mut String, name: &str, a: &GroupAccuracy) {
+fn row(out: &mut String, name: &str, width: usize, a: &GroupAccuracy) {
     let _ = writeln!(
         out,
-        "{name:<14} {:>6} {:>8} {:>8.1}%  (95% CI {:.1}–{:.1}%)",
+        "{name:<width$} {:>6} {:>8} {:>8.1}%  (95% CI {:.1}–{:.1}%)",
         a.n,
         a.correct,
         a.accuracy * 100.0,
@@ -25,11 +25,20 @@ fn row(out: &mut String, name: &str, a: &GroupAccuracy) {
 /// The report of `bip eval` on stories: every facet, then the whole.
 pub fn evaluation(e: &StoryEvaluation) -> String {
     let mut out = String::new();
-    accuracy_header(&mut out, "group", 14);
-    for (facet, values) in &e.by {
-        for (value, a) in values {
-            row(&mut out, &format!("{facet} {value}"), a);
-        }
+    let rows: Vec<(String, &GroupAccuracy)> = e
+        .by
+        .iter()
+        .flat_map(|(facet, values)| values.iter().map(move |(v, a)| (format!("{facet} {v}"), a)))
+        .collect();
+    let width = rows
+        .iter()
+        .map(|(name, _)| name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(14);
+    accuracy_header(&mut out, "group", width);
+    for (name, a) in &rows {
+        row(&mut out, name, width, a);
     }
     let o = &e.overall;
     let all = GroupAccuracy {
@@ -38,7 +47,7 @@ pub fn evaluation(e: &StoryEvaluation) -> String {
         accuracy: o.accuracy,
         ci95: o.ci95,
     };
-    row(&mut out, "all", &all);
+    row(&mut out, "all", width, &all);
     let _ = writeln!(
         out,
         "unanswered (ties) {}, position-balanced {:.1}%, trust {:.3}",

@@ -7,6 +7,7 @@ mod mmtom;
 mod peft;
 mod safetensors;
 mod theme;
+mod tomi;
 mod variance;
 mod virtualhome;
 
@@ -36,13 +37,14 @@ pub struct Target {
 }
 
 /// Every target.
-pub const TARGETS: [Target; 9] = [
+pub const TARGETS: [Target; 10] = [
     gguf::TARGET,
     safetensors::TARGET,
     peft::TARGET,
     episode::TARGET,
     mmtom::TARGET,
     hitom::TARGET,
+    tomi::TARGET,
     virtualhome::TARGET,
     theme::TARGET,
     variance::TARGET,

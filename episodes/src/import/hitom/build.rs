@@ -11,7 +11,7 @@ use super::sentence::{read_sentence, Known, Said, Unread};
 
 /// The story read so far.
 #[derive(Debug, Default)]
-pub(super) struct Builder {
+pub(in crate::import) struct Builder {
     rooms: Vec<String>,
     containers: Vec<String>,
     /// The room of each container, once a sentence places it.
@@ -63,6 +63,16 @@ impl Builder {
         }
     }
 
+    /// Stands `container` in `room` before any sentence is read: a room known from the
+    /// whole story (where the object in it is later moved), so a sentence that places
+    /// it elsewhere is an error.
+    pub fn settle(&mut self, container: &str, room: &str) {
+        let r = self.room(room);
+        if let Some(c) = index_of(&self.containers, container) {
+            self.container_room[c] = Some(r);
+        }
+    }
+
     /// The index of agent `name`, added when new.
     fn agent(&mut self, name: &str) -> usize {
         index_of(&self.agents, name).unwrap_or_else(|| {
@@ -87,7 +97,13 @@ impl Builder {
 
     /// Reads one sentence and applies it.
     pub fn sentence(&mut self, sentence: &str) -> Result<(), Unread> {
-        match read_sentence(sentence, self)? {
+        let said = read_sentence(sentence, self)?;
+        self.apply(said, sentence)
+    }
+
+    /// Applies what `sentence` says, checked against what came before.
+    pub fn apply(&mut self, said: Said, sentence: &str) -> Result<(), Unread> {
+        match said {
             Said::Enter { agents, room } => self.enter(&agents, &room, sentence),
             Said::Leave { agents, room } => self.leave(&agents, room.as_deref()),
             Said::Stay { agents, room } => self.stay(&agents, room.as_deref()),

@@ -30,12 +30,13 @@
 //! the sentence and the words. The record's `question_order`, `story_length`,
 //! `deception` and `prompting_type` become labels for reports and are never read.
 
-mod build;
-mod question;
+// The builder, the sentence reader and the word lists serve ToMi's reader too.
+pub(in crate::import) mod build;
+pub(in crate::import) mod question;
 mod record;
-mod sentence;
+pub(in crate::import) mod sentence;
 mod tell;
-mod words;
+pub(in crate::import) mod words;
 
 pub use record::{labels, read_jsonl, read_record, read_text, HitomLabels, HitomRecord};
 pub use tell::{tell_record, Choose, HitomText};

@@ -9,7 +9,7 @@ use super::words::{words, DETERMINERS};
 /// What a question asks: whose belief (outermost first; none for where the object
 /// really is) about which object.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Asked {
+pub(in crate::import) struct Asked {
     pub of: Vec<String>,
     pub object: String,
 }
@@ -66,7 +66,7 @@ pub(super) fn read_choices(text: &str) -> Vec<String> {
 
 /// The question file: one option per container, each claiming the asked belief (or
 /// location) at that container.
-pub(super) fn question_file(
+pub(in crate::import) fn question_file(
     asked: &Asked,
     text: &str,
     choices: &[String],

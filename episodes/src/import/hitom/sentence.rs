@@ -23,7 +23,7 @@ use super::words::{
 
 /// What a sentence says, in the story's words.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Said {
+pub(in crate::import) enum Said {
     /// The agents go into the room.
     Enter { agents: Vec<String>, room: String },
     /// The agents leave the room (their own when not named).
@@ -58,7 +58,7 @@ pub(super) enum Said {
 
 /// Why a sentence cannot be read: the words at fault and the reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Unread {
+pub(in crate::import) struct Unread {
     pub phrase: String,
     pub reason: String,
 }
@@ -71,7 +71,7 @@ fn unread(phrase: impl Into<String>, reason: impl Into<String>) -> Unread {
 }
 
 /// What the reader knows of the story so far: which words are containers and objects.
-pub(super) trait Known {
+pub(in crate::import) trait Known {
     /// Whether `word` is a container.
     fn is_container(&self, word: &str) -> bool;
     /// Whether `word` is an object already placed.
@@ -123,7 +123,7 @@ fn parts<'a>(sentence: &'a str, known: &dyn Known) -> Parts<'a> {
 }
 
 /// Reads one sentence.
-pub(super) fn read_sentence(sentence: &str, known: &dyn Known) -> Result<Said, Unread> {
+pub(in crate::import) fn read_sentence(sentence: &str, known: &dyn Known) -> Result<Said, Unread> {
     let p = parts(sentence, known);
     if p.words.iter().any(|w| w.is_any(LIKE)) {
         return Ok(Said::Nothing {

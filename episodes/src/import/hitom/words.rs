@@ -7,7 +7,7 @@
 
 /// One word of a sentence: letters, digits, `_`, `'` and `-`; punctuation dropped.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Word<'a> {
+pub(in crate::import) struct Word<'a> {
     /// As written.
     pub text: &'a str,
     /// Lower-cased.
@@ -30,7 +30,7 @@ impl Word<'_> {
 }
 
 /// The words of `sentence`, in order.
-pub(super) fn words(sentence: &str) -> Vec<Word<'_>> {
+pub(in crate::import) fn words(sentence: &str) -> Vec<Word<'_>> {
     sentence
         .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '\'' | '-')))
         .map(|w| w.trim_matches(|c| c == '\'' || c == '-'))
@@ -45,7 +45,7 @@ pub(super) fn words(sentence: &str) -> Vec<Word<'_>> {
 
 /// Whether any of `phrases` (lower case, words separated by single spaces) occurs in
 /// `words`, word for word.
-pub(super) fn has_phrase(words: &[Word<'_>], phrases: &[&str]) -> bool {
+pub(in crate::import) fn has_phrase(words: &[Word<'_>], phrases: &[&str]) -> bool {
     phrases.iter().any(|phrase| {
         let parts: Vec<&str> = phrase.split(' ').collect();
         words
@@ -56,7 +56,7 @@ pub(super) fn has_phrase(words: &[Word<'_>], phrases: &[&str]) -> bool {
 
 /// Capitalised words that are not names: sentence openers, pronouns, question words.
 #[rustfmt::skip]
-pub(super) const NOT_NAMES: &[&str] = &[
+pub(in crate::import) const NOT_NAMES: &[&str] = &[
     "a", "after", "afterwards", "all", "an", "and", "answer", "anybody", "anyone", "at",
     "before", "below", "but", "by", "does", "during", "eventually", "everybody", "everyone",
     "finally", "first", "he", "her", "his", "i", "in", "inside", "it", "its", "later",
@@ -67,33 +67,34 @@ pub(super) const NOT_NAMES: &[&str] = &[
 ];
 
 /// Words that stand for an agent without naming it: a sentence with one cannot say who.
-pub(super) const PRONOUNS: &[&str] = &[
+pub(in crate::import) const PRONOUNS: &[&str] = &[
     "he", "she", "they", "him", "them", "we", "someone", "somebody",
 ];
 
 /// Determiners after which a word is a noun the story may track.
-pub(super) const DETERMINERS: &[&str] = &["the"];
+pub(in crate::import) const DETERMINERS: &[&str] = &["the"];
 
 /// Words that leave a room.
 #[rustfmt::skip]
-pub(super) const LEAVE: &[&str] = &[
+pub(in crate::import) const LEAVE: &[&str] = &[
     "exit", "exited", "exiting", "exits", "leave", "leaves", "leaving", "left", "depart",
     "departed", "departs", "out",
 ];
 
 /// Words that stay where one is.
 #[rustfmt::skip]
-pub(super) const STAY: &[&str] = &[
+pub(in crate::import) const STAY: &[&str] = &[
     "stay", "stayed", "stays", "remain", "remained", "remains", "wait", "waited", "waits",
     "linger", "lingered", "lingers", "idled", "loitered",
 ];
 
 /// Phrases of staying put.
-pub(super) const STAY_PHRASES: &[&str] = &["no movements", "no movement", "did not move"];
+pub(in crate::import) const STAY_PHRASES: &[&str] =
+    &["no movements", "no movement", "did not move"];
 
 /// Words that go into a room (verbs of motion and the prepositions that lead to a room).
 #[rustfmt::skip]
-pub(super) const ENTER: &[&str] = &[
+pub(in crate::import) const ENTER: &[&str] = &[
     "arrive", "arrived", "arrives", "came", "come", "comes", "enter", "entered", "enters",
     "gathered", "go", "goes", "headed", "in", "inside", "into", "joined", "moved", "ran",
     "reached", "returned", "stepped", "to", "toward", "towards", "walked", "went",
@@ -103,7 +104,7 @@ pub(super) const ENTER: &[&str] = &[
 /// Words of saying: a sentence that names an object in a container and has one of these
 /// (or a second agent, or "that") tells rather than moves.
 #[rustfmt::skip]
-pub(super) const SAY: &[&str] = &[
+pub(in crate::import) const SAY: &[&str] = &[
     "announced", "assured", "claimed", "claims", "confided", "declared", "explained",
     "hinted", "informed", "insisted", "lied", "mentioned", "remarked", "reported",
     "revealed", "said", "says", "shouted", "stated", "suggested", "swore", "tells", "told",
@@ -112,29 +113,30 @@ pub(super) const SAY: &[&str] = &[
 
 /// Cues that a claim is heard by everyone present.
 #[rustfmt::skip]
-pub(super) const PUBLIC: &[&str] = &[
+pub(in crate::import) const PUBLIC: &[&str] = &[
     "aloud", "announced", "everybody", "everyone", "loudly", "openly", "public",
     "publicly", "shouted",
 ];
 
 /// Cues that a claim is heard by one listener only.
 #[rustfmt::skip]
-pub(super) const PRIVATE: &[&str] = &[
+pub(in crate::import) const PRIVATE: &[&str] = &[
     "confided", "private", "privately", "quietly", "secret", "secretly", "whispered",
 ];
 
 /// Words of liking and disliking: a sentence with one says nothing of where things are.
 #[rustfmt::skip]
-pub(super) const LIKE: &[&str] = &[
+pub(in crate::import) const LIKE: &[&str] = &[
     "adores", "detests", "dislike", "disliked", "dislikes", "enjoys", "fancies", "hated",
     "hates", "like", "liked", "likes", "loved", "loves", "prefers",
 ];
 
 /// Words that deny what the sentence says happened.
-pub(super) const NOT: &[&str] = &["not", "never", "didn't", "doesn't", "don't", "wasn't"];
+pub(in crate::import) const NOT: &[&str] =
+    &["not", "never", "didn't", "doesn't", "don't", "wasn't"];
 
 /// Words that mark a container as where an object comes from, not where it goes.
-pub(super) const FROM: &[&str] = &["from", "of"];
+pub(in crate::import) const FROM: &[&str] = &["from", "of", "off"];
 
 #[cfg(test)]
 mod tests {
