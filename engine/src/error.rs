@@ -38,6 +38,21 @@ pub enum EngineError {
         /// The limit.
         limit: usize,
     },
+    /// The starting beliefs would hold more values than
+    /// [`HypothesisConfig::max_belief_values`](crate::HypothesisConfig::max_belief_values).
+    #[error("{classes} object classes × {beliefs} starting beliefs × {places} places: {count} belief values exceed the limit of {limit} (raise it with --max-belief-values)")]
+    TooManyBeliefValues {
+        /// Object classes whose beliefs are tracked.
+        classes: usize,
+        /// Starting beliefs per class.
+        beliefs: usize,
+        /// Places each belief covers.
+        places: usize,
+        /// Values held: their product.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// An action pushed to a session cannot happen in its current state.
     #[error("step {step} ({action}): impossible: {reason}")]
     ImpossibleAction {

@@ -28,14 +28,25 @@ pub struct HypothesisConfig {
     pub search_sets: Vec<Vec<FurnitureId>>,
     /// The most hypotheses a session may hold: goals × starting beliefs, and object
     /// classes × starting beliefs (a belief is tracked per class), whichever is larger.
-    /// Each costs memory in proportion to the places and time in proportion to their
-    /// square at every step, so a session over more is refused
+    /// Each costs memory and time at every step in proportion to the places (see also
+    /// [`max_belief_values`](Self::max_belief_values)), so a session over more is refused
     /// ([`EngineError::TooManyHypotheses`](crate::EngineError::TooManyHypotheses)).
     pub max_hypotheses: usize,
+    /// The most values the starting beliefs may hold: object classes × starting beliefs
+    /// × places. Each value costs memory (about 18 bytes with what goes with it) and
+    /// time at every step, so a session over more is refused
+    /// ([`EngineError::TooManyBeliefValues`](crate::EngineError::TooManyBeliefValues)):
+    /// a room of 20,000 containers would hold 800 million.
+    pub max_belief_values: usize,
 }
 
 /// The default [`HypothesisConfig::max_hypotheses`]: an MMToM-QA question has hundreds.
 pub const DEFAULT_MAX_HYPOTHESES: usize = 100_000;
+
+/// The default [`HypothesisConfig::max_belief_values`], 2²⁶ (about 1.2 GB): an MMToM-QA
+/// question holds a few tens of thousands, a room of 1,000 containers 2 million, one of
+/// 5,000 containers 50 million.
+pub const DEFAULT_MAX_BELIEF_VALUES: usize = 1 << 26;
 
 impl Default for HypothesisConfig {
     fn default() -> Self {
@@ -44,6 +55,7 @@ impl Default for HypothesisConfig {
             uninformed_weight: 1.0,
             search_sets: Vec::new(),
             max_hypotheses: DEFAULT_MAX_HYPOTHESES,
+            max_belief_values: DEFAULT_MAX_BELIEF_VALUES,
         }
     }
 }

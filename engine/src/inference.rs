@@ -210,6 +210,16 @@ impl Core {
             });
         }
         let places = world.furniture.len();
+        let values = classes.saturating_mul(beliefs).saturating_mul(places);
+        if values > config.max_belief_values {
+            return Err(EngineError::TooManyBeliefValues {
+                classes,
+                beliefs,
+                places,
+                count: values,
+                limit: config.max_belief_values,
+            });
+        }
         let beliefs = world
             .class_ids()
             .map(|_| {

@@ -70,7 +70,7 @@ pub use cost::{CostSummary, QuestionCost};
 pub use error::EngineError;
 pub use hypothesis::{
     belief_hypotheses, search_sets, BeliefHypothesis, Hypothesis, HypothesisConfig, InitialBelief,
-    DEFAULT_MAX_HYPOTHESES,
+    DEFAULT_MAX_BELIEF_VALUES, DEFAULT_MAX_HYPOTHESES,
 };
 pub use inference::Inference;
 pub use live::{LiveOptions, LiveSession, SearchSets};

@@ -102,28 +102,52 @@ impl Layout {
     pub fn distance(&self, from: Place, to: Place) -> f64 {
         match (from, to) {
             (Place::Room(a), Place::Room(b)) => self.from_room[[a.index(), b.index()]],
-            (Place::Room(a), Place::Furniture(g)) => {
-                let b = self.furniture_rooms[g.index()];
-                self.from_room[[a.index(), b.index()]] + APPROACH_DISTANCE
-            }
+            (Place::Room(_), Place::Furniture(g)) => self.to_furniture_in(from, self.room_of(g)),
             (Place::Furniture(f), Place::Room(b)) => {
                 let a = self.furniture_rooms[f.index()];
                 self.from_furniture[[a.index(), b.index()]]
             }
-            (Place::Furniture(f), Place::Furniture(g)) => {
-                let (a, b) = (
-                    self.furniture_rooms[f.index()],
-                    self.furniture_rooms[g.index()],
-                );
-                if f == g {
-                    0.0
-                } else if a == b {
+            (Place::Furniture(f), Place::Furniture(g)) if f == g => 0.0,
+            (Place::Furniture(_), Place::Furniture(g)) => {
+                self.to_furniture_in(from, self.room_of(g))
+            }
+        }
+    }
+
+    /// The distance from `from` to any piece of furniture of `room` other than `from`
+    /// itself: the same for every one of them, so that a sum or a minimum over furniture
+    /// can be taken room by room.
+    ///
+    /// # Panics
+    /// If `from` or `room` is not one of this layout's.
+    #[inline]
+    pub fn to_furniture_in(&self, from: Place, room: RoomId) -> f64 {
+        let b = room.index();
+        match from {
+            Place::Room(a) => self.from_room[[a.index(), b]] + APPROACH_DISTANCE,
+            Place::Furniture(f) => {
+                let a = self.furniture_rooms[f.index()];
+                if a == room {
                     APPROACH_DISTANCE
                 } else {
-                    self.from_furniture[[a.index(), b.index()]] + APPROACH_DISTANCE
+                    self.from_furniture[[a.index(), b]] + APPROACH_DISTANCE
                 }
             }
         }
+    }
+
+    /// The room piece `f` stands in.
+    ///
+    /// # Panics
+    /// If `f` is not one of this layout's.
+    #[inline]
+    pub fn room_of(&self, f: FurnitureId) -> RoomId {
+        self.furniture_rooms[f.index()]
+    }
+
+    /// The number of rooms.
+    pub fn rooms(&self) -> usize {
+        self.from_room.nrows()
     }
 
     /// The walking graph itself, for analysis and export: rooms joined by their doors,

@@ -4,7 +4,9 @@
 use anyhow::bail;
 use clap::Args;
 
-use bip::engine::{BatchOptions, HypothesisConfig, Pruning, DEFAULT_MAX_HYPOTHESES};
+use bip::engine::{
+    BatchOptions, HypothesisConfig, Pruning, DEFAULT_MAX_BELIEF_VALUES, DEFAULT_MAX_HYPOTHESES,
+};
 use bip::episodes::limits::{set_max_places, DEFAULT_MAX_PLACES};
 use bip::io::set_max_input_bytes;
 
@@ -23,6 +25,10 @@ pub struct LimitArgs {
     /// beliefs) than this.
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_HYPOTHESES)]
     max_hypotheses: usize,
+    /// Refuse inference whose starting beliefs hold more values (object classes ×
+    /// starting beliefs × places) than this: memory and time per step grow with it.
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_BELIEF_VALUES)]
+    max_belief_values: usize,
 }
 
 /// The limits, applied: those of the readers are set for the process, the rest kept
@@ -30,18 +36,20 @@ pub struct LimitArgs {
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     max_hypotheses: usize,
+    max_belief_values: usize,
 }
 
 impl LimitArgs {
     /// Checks the flags and sets the readers' limits.
     pub fn apply(&self) -> anyhow::Result<Limits> {
         set_max_input_bytes(size(&self.max_input_size)?);
-        if self.max_places == 0 || self.max_hypotheses == 0 {
-            bail!("--max-places and --max-hypotheses must be at least 1");
+        if self.max_places == 0 || self.max_hypotheses == 0 || self.max_belief_values == 0 {
+            bail!("--max-places, --max-hypotheses and --max-belief-values must be at least 1");
         }
         set_max_places(self.max_places);
         Ok(Limits {
             max_hypotheses: self.max_hypotheses,
+            max_belief_values: self.max_belief_values,
         })
     }
 }
@@ -52,6 +60,7 @@ impl Limits {
         BatchOptions {
             hypotheses: HypothesisConfig {
                 max_hypotheses: self.max_hypotheses,
+                max_belief_values: self.max_belief_values,
                 ..HypothesisConfig::default()
             },
             pruning,

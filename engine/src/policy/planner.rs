@@ -29,6 +29,7 @@
 
 use bip_episodes::{Action, FurnitureId, FurnitureKind, Layout, Place};
 
+use super::by_room::{expected_distances, Nearest};
 use super::{Policy, Situation};
 use crate::error::EngineError;
 use crate::logprob::log_sum_exp;
@@ -203,17 +204,7 @@ struct Search<'a> {
 impl<'a> Search<'a> {
     fn new(planner: &'a PlannerPolicy, situation: &'a Situation<'a>) -> Self {
         let world = situation.world;
-        let weights = situation.belief.weights();
-        let expected_distance = world
-            .furniture_ids()
-            .map(|l| {
-                world
-                    .furniture_ids()
-                    .filter(|m| weights[m.index()] > 0.0)
-                    .map(|m| weights[m.index()] * distance(situation, Place::Furniture(l), m))
-                    .sum()
-            })
-            .collect();
+        let expected_distance = expected_distances(&world.layout, situation.belief.weights());
         Self {
             planner,
             situation,
@@ -254,14 +245,19 @@ impl<'a> Search<'a> {
             .furniture_ids()
             .map(|l| weights[l.index()] * open_cost[l.index()])
             .sum();
-        let onward = world
+        let onward: Vec<f64> = world
             .furniture_ids()
             .map(|l| {
                 let i = l.index();
                 self.expected_distance[i] + expected_open - weights[i] * open_cost[i]
             })
             .collect();
-        Terms { open_cost, onward }
+        let nearest = Nearest::new(&world.layout, weights, &open_cost, &onward);
+        Terms {
+            open_cost,
+            onward,
+            nearest,
+        }
     }
 
     /// Expected cost to get the goal object from `at`, with containers open as `terms`
@@ -280,17 +276,11 @@ impl<'a> Search<'a> {
                     .map(|&l| distance(self.situation, at, l) + terms.open_cost[l.index()])
                     .fold(f64::INFINITY, f64::min);
         }
+        let layout = &self.situation.world.layout;
         let weights = belief.weights();
-        let best = self
-            .situation
-            .world
-            .furniture_ids()
-            .filter(|l| weights[l.index()] > 0.0)
-            .map(|l| {
-                let i = l.index();
-                distance(self.situation, at, l) + terms.open_cost[i] + terms.onward[i]
-            })
-            .fold(f64::INFINITY, f64::min);
+        let best = terms
+            .nearest
+            .least(layout, at, weights, &terms.open_cost, &terms.onward);
         if best.is_finite() {
             grab + best
         } else {
@@ -352,6 +342,8 @@ impl<'a> Search<'a> {
 struct Terms {
     open_cost: Vec<f64>,
     onward: Vec<f64>,
+    /// The places to search first, indexed for [`Search::value`].
+    nearest: Nearest,
 }
 
 fn distance(situation: &Situation<'_>, from: Place, to: FurnitureId) -> f64 {
