@@ -95,6 +95,13 @@ fn bad_flags_are_refused_with_the_flag_named() {
             ("infer {e} --abstain-below=-1", "--abstain-below -1"),
             ("eval {e} --abstain-below 2", "--abstain-below 2"),
             ("infer {e} --beta 1e308", "--beta 1e308|in [0, 1e6]"),
+            // Refused even where single-agent episodes make no use of it.
+            ("infer {e} --trust nan", "--trust|trust = NaN|[0, 1]"),
+            ("eval {e} --trust 1.5", "--trust|must lie in [0, 1]"),
+            (
+                "infer {e} --max-belief-values 0",
+                "--max-belief-values must be at least 1",
+            ),
             ("variance {e} --themes ''", "--themes|names no theme"),
             ("variance {e} --themes ,", "names no theme"),
             (

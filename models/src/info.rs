@@ -170,6 +170,11 @@ fn prepare_gguf(path: &Path) -> Result<Prepared> {
     check_vocabulary(&tokenizer, config.vocab_size, path, "tokenizer.ggml.tokens")?;
     let mut tensor_types = BTreeMap::new();
     for t in file.tensors() {
+        // A description of a model bip cannot load would be a wrong one.
+        if t.ty.block_layout().is_none() {
+            let why = format!("type {} cannot be dequantized by bip", t.ty);
+            return Err(ModelError::tensor(path, &t.name, why));
+        }
         *tensor_types.entry(t.ty.name()).or_insert(0) += 1;
     }
     let info = ModelInfo {

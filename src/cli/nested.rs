@@ -20,8 +20,18 @@ pub struct TrustArgs {
     /// Stories: how much agents take what they are told, τ in [0, 1] (default: the
     /// fitted value, 0.82; or the trust of a `--calibration` file written by `bip
     /// calibrate` on stories).
-    #[arg(long)]
+    // Checked when parsed, so that a bad value is refused by every command that takes
+    // the flag, whether or not its inputs turn out to be stories.
+    #[arg(long, value_parser = parse_trust)]
     trust: Option<f64>,
+}
+
+/// A `--trust` value: a number in [0, 1].
+fn parse_trust(text: &str) -> Result<f64, String> {
+    let value: f64 = text.trim().parse().map_err(|e| format!("{e}"))?;
+    Trust::new(value)
+        .map(Trust::value)
+        .map_err(|e| e.to_string())
 }
 
 impl TrustArgs {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::check::{check_tensors, Entry, Naming};
+use super::check::{check_tensors, same_shape, Entry, Naming};
 use super::safetensors::SafetensorsFile;
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
@@ -240,6 +240,18 @@ pub(crate) fn check_hf_tensors(weights: &HfWeights, config: &LlamaConfig) -> Res
         })
         .collect();
     let tied = config.tie_embeddings;
+    // A tied model reads no `lm_head.weight`, but one of another shape says the file is
+    // not the model the configuration describes.
+    let head = [config.vocab_size, config.hidden_size];
+    if let Some(e) = entries.iter().find(|e| tied && e.name == "lm_head.weight") {
+        if !same_shape(&e.shape, &head) {
+            let why = format!(
+                "shape {:?}, expected {head:?} (it is tied to the embedding)",
+                e.shape
+            );
+            return Err(ModelError::tensor(&weights.dir, &e.name, why));
+        }
+    }
     let naming = Naming {
         path: &weights.dir,
         config: &weights.dir.join("config.json"),

@@ -147,6 +147,37 @@ fn hf_folder_matches_the_gguf_file() {
 }
 
 #[test]
+fn a_tied_model_s_head_of_another_shape_is_refused() {
+    let dir = temp_dir("hf-tied-head");
+    let gguf = dir.join("tiny.gguf");
+    let config = tiny_config();
+    assert!(config.tie_embeddings);
+    let mut truth = write_tiny_gguf(&gguf, &config, 15);
+    let from_gguf = LanguageModel::<TestBackend>::load(&gguf, &Default::default()).unwrap();
+    let tokenizer_json = from_gguf.tokenizer().inner().to_string(false).unwrap();
+    let (v, h) = (config.vocab_size, config.hidden_size);
+    for (name, shape, loads) in [("right", [v, h], true), ("wrong", [v + 1, h], false)] {
+        let folder = dir.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        truth.insert("lm_head.weight", &shape, vec![0.5; shape[0] * shape[1]]);
+        write_tiny_hf(&folder, &config, &truth, "llama", &tokenizer_json);
+        let loaded = LanguageModel::<TestBackend>::load(&folder, &Default::default());
+        match loaded {
+            Ok(_) => assert!(loads, "{name}: loaded"),
+            Err(e) => {
+                let e = e.to_string();
+                assert!(!loads, "{name}: {e}");
+                assert!(
+                    e.contains("lm_head.weight") && e.contains("tied to the embedding"),
+                    "{e}"
+                );
+            }
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn a_written_config_reads_back() {
     let dir = temp_dir("hf-config");
     let other = tiny_config()
@@ -233,11 +264,13 @@ fn broken_gguf_files_are_errors_naming_the_culprit() {
     let mut bad = bytes.clone();
     bad[ty_at..ty_at + 4].copy_from_slice(&20u32.to_le_bytes());
     std::fs::write(&cut, &bad).unwrap();
-    let err = load_err(&cut);
-    assert!(
-        err.contains("tensor `blk.0.ffn_up.weight`: type GGML type 20 cannot be dequantized"),
-        "{err}"
-    );
+    let inspected = crate::ModelInfo::read(&cut).expect_err("inspect refuses it too");
+    for err in [load_err(&cut), inspected.to_string()] {
+        assert!(
+            err.contains("tensor `blk.0.ffn_up.weight`: type GGML type 20 cannot be dequantized"),
+            "{err}"
+        );
+    }
 
     // Swap one tensor's dimensions.
     let mut bad = bytes.clone();

@@ -173,7 +173,8 @@ impl LoraConfig {
     /// [`ModelError::Io`] when unreadable, [`ModelError::Format`] when not JSON,
     /// [`ModelError::MissingKey`] for a missing `r`, `lora_alpha` or `target_modules`, and
     /// [`ModelError::BadKey`] for what bip cannot apply: another PEFT type,
-    /// `fan_in_fan_out`, DoRA, per-module rank or alpha patterns, a zero rank, a target
+    /// `fan_in_fan_out`, DoRA, per-module rank or alpha patterns, `layers_to_transform`,
+    /// `layers_pattern`, `modules_to_save`, a zero rank, a target
     /// module other than q, k, v, o, gate, up and down projections, a scale
     /// ([`LoraConfig::check`]) that is not finite or beyond [`MAX_LORA_SCALE`].
     pub fn read(path: &Path) -> Result<Self> {
@@ -259,6 +260,7 @@ fn non_empty(v: &serde_json::Value) -> bool {
     match v {
         serde_json::Value::Null => false,
         serde_json::Value::Object(o) => !o.is_empty(),
+        serde_json::Value::Array(a) => !a.is_empty(),
         _ => true,
     }
 }
@@ -276,6 +278,9 @@ struct RawConfig {
     rank_pattern: Option<serde_json::Value>,
     alpha_pattern: Option<serde_json::Value>,
     bias: Option<String>,
+    layers_to_transform: Option<serde_json::Value>,
+    layers_pattern: Option<serde_json::Value>,
+    modules_to_save: Option<serde_json::Value>,
     base_model_name_or_path: Option<String>,
 }
 
@@ -301,6 +306,29 @@ impl RawConfig {
         ] {
             if v.as_ref().is_some_and(non_empty) {
                 return bad(key, "per-module patterns are not supported".into());
+            }
+        }
+        // What an adapter applies only to some layers, or trains outside LoRA, would be
+        // applied everywhere or dropped: refused, not misread.
+        for (key, v, what) in [
+            (
+                "layers_to_transform",
+                &self.layers_to_transform,
+                "updates to some layers only",
+            ),
+            (
+                "layers_pattern",
+                &self.layers_pattern,
+                "updates to some layers only",
+            ),
+            (
+                "modules_to_save",
+                &self.modules_to_save,
+                "fully trained modules",
+            ),
+        ] {
+            if v.as_ref().is_some_and(non_empty) {
+                return bad(key, format!("{what} are not supported"));
             }
         }
         match self.bias.as_deref().filter(|b| *b != "none") {

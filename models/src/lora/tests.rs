@@ -338,6 +338,14 @@ fn unsupported_configs_are_named() {
             "regular expression is not supported",
         ),
         (
+            r#"{"r": 2, "lora_alpha": 4, "target_modules": ["q_proj"], "layers_to_transform": [0]}"#,
+            "`layers_to_transform`: updates to some layers only are not supported",
+        ),
+        (
+            r#"{"r": 2, "lora_alpha": 4, "target_modules": ["q_proj"], "modules_to_save": ["lm_head"]}"#,
+            "`modules_to_save`: fully trained modules are not supported",
+        ),
+        (
             r#"{"r": 2, "target_modules": ["q_proj"]}"#,
             "missing metadata key `lora_alpha`",
         ),

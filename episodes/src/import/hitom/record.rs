@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::import::mmtom::{record_value, string_field};
+use crate::import::mmtom::{optional_string_field, record_value, string_field};
 use crate::import::notes::Notes;
 use crate::import::{ImportError, Note, Part};
 use crate::json::StoryFile;
@@ -65,7 +65,7 @@ pub fn read_record(line: &str, index: usize) -> Result<HitomRecord, ImportError>
     let story = string_field(&value, "story")?;
     let question = string_field(&value, "question")?;
     let choices = string_field(&value, "choices")?;
-    let answer = value.get("answer").and_then(Value::as_str);
+    let answer = optional_string_field(&value, "answer")?;
     let labels = labels(&value);
     let id = match labels.sample {
         Some(s) => format!("hitom-{s}-{index}"),

@@ -111,6 +111,19 @@ fn unreadable_records_name_the_sentence_and_the_words() {
         e.to_string().starts_with("question: cannot read \"Zora\""),
         "{e}"
     );
+    // A numeric answer is an error, not an expected answer silently lost.
+    let e = read_record(
+        &line.replace("\"answer\": \"red_crate\"", "\"answer\": 3"),
+        1,
+    )
+    .expect_err("numeric answer");
+    assert_eq!(e.to_string(), "field \"answer\": must be a string, not 3");
+    let absent = read_record(
+        &line.replace("\"answer\": \"red_crate\"", "\"answer\": null"),
+        1,
+    )
+    .expect("no answer is no expected answer");
+    assert_eq!(absent.expected, None);
     assert!(matches!(
         read_record("{\"story\": 3}", 1),
         Err(ImportError::Field { field: "story", .. })

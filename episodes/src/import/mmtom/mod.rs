@@ -53,6 +53,6 @@ pub mod vocabulary;
 
 pub use crate::import::Note;
 pub use record::{
-    read_jsonl, read_record, read_text, read_text_noted, record_value, string_field, MmtomRecord,
-    TextReading,
+    optional_string_field, read_jsonl, read_record, read_text, read_text_noted, record_value,
+    string_field, MmtomRecord, TextReading,
 };

@@ -81,6 +81,28 @@ pub fn string_field<'v>(value: &'v Value, field: &'static str) -> Result<&'v str
         })
 }
 
+/// The string `field` of a record, or `None` when it is absent or null; any other value
+/// is an error rather than a field silently dropped.
+///
+/// # Errors
+/// [`ImportError::Field`] naming the field when it holds a number, a list, ...
+pub fn optional_string_field<'v>(
+    value: &'v Value,
+    field: &'static str,
+) -> Result<Option<&'v str>, ImportError> {
+    match value.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(ImportError::Field {
+            field,
+            reason: format!(
+                "must be a string, not {}",
+                crate::limits::shortened(&other.to_string(), 40)
+            ),
+        }),
+    }
+}
+
 /// Reads one JSONL line; `index` numbers the episode id (`mmtom-<episode>-<index>`).
 ///
 /// # Errors
