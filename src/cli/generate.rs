@@ -171,7 +171,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 
 /// Writes what `make` makes of episodes `0..n` as JSON lines, [`CHUNK`] episodes at a
 /// time, in index order (so the file is the same whatever the threads).
-fn write_in_chunks<T: Serialize + Send>(
+pub(super) fn write_in_chunks<T: Serialize + Send>(
     to: &mut dyn Write,
     n: usize,
     make: impl Fn(usize) -> Result<Vec<T>, EngineError> + Sync,

@@ -3,13 +3,12 @@
 
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 
-use bip::engine::nested::generate::{generate_stories, tell, NestedOptions};
-use bip::episodes::Story;
-use bip::io::{to_jsonl, OutputSet};
+use bip::engine::nested::generate::{generate_story, tell, NestedOptions};
+use bip::io::OutputSet;
 
-use super::generate::{GenerateArgs, MAX_EPISODES};
+use super::generate::{write_in_chunks, GenerateArgs, MAX_EPISODES};
 use super::output::Output;
 
 /// Runs `bip generate --kind nested`.
@@ -38,19 +37,23 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         deception: args.deception,
         ..NestedOptions::default()
     };
-    let stories = generate_stories(&options, args.n).context("generation failed")?;
+    // Each output is written as it is generated, a chunk of stories at a time (a story
+    // wanted in both is generated twice, the same both times).
+    let (n, seed) = (args.n, args.seed);
     let mut told = Vec::new();
     if let (Some(slot), Some(path)) = (stories_out, &args.out) {
-        let text = to_jsonl(stories.iter().map(Story::to_file)).context("serialising a story")?;
-        outputs.put(slot, text);
-        told.push(format!("{} stories to {}", stories.len(), path.display()));
+        let options = options.clone();
+        outputs.put_streamed(slot, move |to| {
+            write_in_chunks(to, n, |i| {
+                generate_story(&options, i).map(|s| vec![s.to_file()])
+            })
+        });
+        told.push(format!("{n} stories to {}", path.display()));
     }
     if let (Some(slot), Some(path)) = (text_out, &args.text) {
-        let records = stories
-            .iter()
-            .enumerate()
-            .flat_map(|(i, s)| tell(s, i, args.seed));
-        outputs.put(slot, to_jsonl(records).context("serialising a record")?);
+        outputs.put_streamed(slot, move |to| {
+            write_in_chunks(to, n, |i| generate_story(&options, i).map(|s| tell(&s, i, seed)))
+        });
         told.push(format!(
             "the stories as Hi-ToM records to {}",
             path.display()
