@@ -2,7 +2,7 @@
 //! ([`ModelScorer`]) or three steered weak-to-strong ([`W2sScorer`]), also at several
 //! steering strengths at once ([`AlphaSweep`]).
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use bip_engine::{PolicyFailure, TextRequest, TextScore, TextScorer};
 
@@ -25,7 +25,8 @@ pub use tokens::{file_identity, model_identity};
 /// weights with a cache of its own, for scoring beside this one.
 pub struct ModelScorer<B: Backend> {
     name: String,
-    identity: String,
+    /// Made when a score cache first asks: it hashes the weight files.
+    identity: Arc<OnceLock<String>>,
     model: Arc<LanguageModel<B>>,
     cache: Mutex<PrefixCache<B>>,
 }
@@ -35,7 +36,7 @@ impl<B: Backend> ModelScorer<B> {
     pub fn new(model: LanguageModel<B>) -> Self {
         Self {
             name: model_name(&model),
-            identity: format!("local {}", model_identity(&model)),
+            identity: Arc::default(),
             model: Arc::new(model),
             cache: Mutex::new(PrefixCache::default()),
         }
@@ -45,7 +46,7 @@ impl<B: Backend> ModelScorer<B> {
     fn fork(&self) -> Self {
         Self {
             name: self.name.clone(),
-            identity: self.identity.clone(),
+            identity: Arc::clone(&self.identity),
             model: Arc::clone(&self.model),
             cache: Mutex::new(PrefixCache::default()),
         }
@@ -84,7 +85,8 @@ where
 /// twin, `log_softmax(s_L + α (s_E − s_N))` per token.
 pub struct W2sScorer<B: Backend> {
     name: String,
-    identity: String,
+    /// Made when a score cache first asks: it hashes the weight files.
+    identity: OnceLock<String>,
     w2s: Mutex<WeakToStrong<B>>,
 }
 
@@ -93,7 +95,7 @@ impl<B: Backend> W2sScorer<B> {
     pub fn new(w2s: WeakToStrong<B>) -> Self {
         Self {
             name: w2s_name(&w2s, w2s.alpha()),
-            identity: w2s_identity(&w2s, w2s.alpha()),
+            identity: OnceLock::new(),
             w2s: Mutex::new(w2s),
         }
     }

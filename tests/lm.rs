@@ -283,7 +283,7 @@ fn the_score_cache_tells_models_apart_by_adapter_and_storage() {
 }
 
 #[test]
-fn a_weights_folder_rewritten_in_place_is_another_model_to_the_score_cache() {
+fn weights_rewritten_in_place_are_another_model_to_the_score_cache() {
     use bip::scorer::file_identity;
     let dir = crate::util::TempDir::new();
     let weights = dir.path().join("model.safetensors");
@@ -291,10 +291,21 @@ fn a_weights_folder_rewritten_in_place_is_another_model_to_the_score_cache() {
     std::fs::write(dir.path().join("config.json"), b"{}").expect("write");
     let before = file_identity(dir.path());
     assert_eq!(file_identity(dir.path()), before, "nothing changed");
-    // Rewritten in place, the same size: the folder's own time does not move.
+    let file_before = file_identity(&weights);
+    // Rewritten in place, the same size, its modification time set back: only the
+    // content tells.
+    let when = std::fs::metadata(&weights)
+        .and_then(|m| m.modified())
+        .expect("a time");
     std::thread::sleep(std::time::Duration::from_millis(20));
     std::fs::write(&weights, b"other weights").expect("rewrite");
+    let file = std::fs::File::options()
+        .write(true)
+        .open(&weights)
+        .expect("open");
+    file.set_modified(when).expect("time set back");
     assert_ne!(file_identity(dir.path()), before);
+    assert_ne!(file_identity(&weights), file_before);
 }
 
 #[test]

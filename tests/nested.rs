@@ -206,7 +206,11 @@ fn calibrate_fits_the_trust_that_eval_and_infer_then_read() {
         "1.5".as_ref(),
     ]);
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid --trust"));
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        said.contains("'--trust <TRUST>'") && said.contains("must lie in [0, 1]"),
+        "{said}"
+    );
     let episodes = bip([
         "eval".as_ref(),
         bip::episodes::test_support::example_paths()[0].as_os_str(),

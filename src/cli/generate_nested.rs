@@ -52,7 +52,9 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     }
     if let (Some(slot), Some(path)) = (text_out, &args.text) {
         outputs.put_streamed(slot, move |to| {
-            write_in_chunks(to, n, |i| generate_story(&options, i).map(|s| tell(&s, i, seed)))
+            write_in_chunks(to, n, |i| {
+                generate_story(&options, i).map(|s| tell(&s, i, seed))
+            })
         });
         told.push(format!(
             "the stories as Hi-ToM records to {}",

@@ -24,6 +24,8 @@ mod render_nested;
 mod scoring;
 mod study;
 mod study_plan;
+#[cfg(test)]
+mod study_plan_fuzz;
 mod study_render;
 mod study_results;
 mod study_run;

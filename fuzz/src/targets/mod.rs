@@ -1,5 +1,6 @@
 //! The fuzz targets: one per reader of untrusted input.
 
+mod cache;
 mod episode;
 mod gguf;
 mod hitom;
@@ -37,10 +38,11 @@ pub struct Target {
 }
 
 /// Every target.
-pub const TARGETS: [Target; 10] = [
+pub const TARGETS: [Target; 11] = [
     gguf::TARGET,
     safetensors::TARGET,
     peft::TARGET,
+    cache::TARGET,
     episode::TARGET,
     mmtom::TARGET,
     hitom::TARGET,
