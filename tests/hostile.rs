@@ -133,6 +133,11 @@ fn hostile_files_are_refused_with_their_cause_named() {
     d.write("beta.json", calibration);
     d.write("room300.json", &one_room(300));
     d.write("room6000.json", &one_room(6_000));
+    let folder = d.path().display().to_string();
+    let own = format!(
+        "questions = \"{folder}/self.toml\"\nout = \"{folder}/self-out\"\n[[policy]]\nname = \"p\"\n"
+    );
+    d.write("self.toml", &own);
     let long = "x".repeat(500_000);
     let belief = format!(
         r#"{{"belief": {{"object": "apple", "container": "{long}", "inside": true}}}}, {GOALS}"#
@@ -171,6 +176,10 @@ fn hostile_files_are_refused_with_their_cause_named() {
             (
                 "infer {d}/room300.json --max-places 400 --max-hypotheses 50",
                 "hypotheses exceed the limit of 50|--max-hypotheses",
+            ),
+            (
+                "study {d}/self.toml",
+                "self.toml: questions|holds no question bip could read",
             ),
             (
                 "infer {d}/room6000.json --max-places 7000",

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::Args;
 
 use bip::engine::study::{StudyLayout, StudyReport};
@@ -54,6 +54,16 @@ pub fn run(args: &StudyArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
     };
     let layout = StudyLayout::read(&items, &plan.themes, &options, plan.subset)
         .with_context(|| format!("{}", plan.questions.display()))?;
+    // A study of nothing (a questions file of other things, or the plan itself) would
+    // report 0% everywhere with status 0.
+    if layout.units(None).is_empty() {
+        let lines = if items.len() == 1 { "line" } else { "lines" };
+        bail!(
+            "{name}: questions: {} holds no question bip could read ({} {lines})",
+            plan.questions.display(),
+            items.len()
+        );
+    }
     let fingerprint = plan.fingerprint(&text);
     if !args.report_only {
         // Every results file in the folder is checked against the plan before anything

@@ -342,6 +342,26 @@ fn hostile_adapters_are_errors_naming_the_key_or_tensor() {
 }
 
 #[test]
+fn weights_whose_squares_overflow_are_an_error_not_a_uniform_score() {
+    let config = LlamaConfig::new(40, 16, 24, 1, 4, 2).with_max_seq_len(32);
+    let mut weights = MemoryWeights::random(&config, 4);
+    let name = "model.embed_tokens.weight";
+    let (shape, data) = weights.get(name).unwrap();
+    let (shape, huge) = (shape.to_vec(), vec![3e38; data.len()]);
+    weights.insert(name, &shape, huge);
+    let model =
+        Transformer::<TestBackend>::from_weights(&config, &mut weights, &Default::default())
+            .unwrap();
+    let requests = [TokenRequest {
+        prompt: &[1, 2, 3],
+        continuation: &[4],
+    }];
+    let options = ScoreOptions::default();
+    let err = score_tokens(&model, &mut PrefixCache::default(), &requests, &options).unwrap_err();
+    assert!(matches!(err, ModelError::NotANumber { index: 0 }), "{err}");
+}
+
+#[test]
 fn weights_that_overflow_in_use_are_an_error_not_nan() {
     let config = LlamaConfig::new(40, 16, 24, 1, 4, 2).with_max_seq_len(32);
     let mut weights = MemoryWeights::random(&config, 3);

@@ -38,9 +38,17 @@ impl<B: Backend> RmsNorm<B> {
     /// # Shapes
     ///
     /// `x`: `[..., width]` → `[..., width]`.
+    /// A row whose squares overflow `f32` becomes NaN, not zeros: normalised to nothing,
+    /// it would score every token alike (−ln V) and look like an answer, where NaN is
+    /// refused as the model computing no number.
     pub(crate) fn forward<const D: usize>(&self, x: Tensor<B, D>) -> Tensor<B, D> {
         let mean_sq = (x.clone() * x.clone()).mean_dim(D - 1);
-        let inv = mean_sq.add_scalar(self.eps).sqrt().recip();
+        let overflowed = mean_sq.clone().is_inf();
+        let inv = mean_sq
+            .add_scalar(self.eps)
+            .sqrt()
+            .recip()
+            .mask_fill(overflowed, f32::NAN);
         x * inv * self.weight.val().unsqueeze::<D>()
     }
 }
@@ -61,5 +69,18 @@ mod tests {
         let r = 12.5f32.sqrt();
         let expected = TensorData::from([[3.0 / r, 8.0 / r], [-1.0, 2.0]]);
         assert_close(norm.forward(x).into_data(), expected, 1e-6);
+    }
+
+    #[test]
+    fn a_row_whose_squares_overflow_is_nan_not_zero() {
+        let dev = Default::default();
+        let norm = RmsNorm::new(Tensor::<TestBackend, 1>::from_data([1.0, 1.0], &dev), 1e-6);
+        let x = Tensor::<TestBackend, 2>::from_data([[3e38, 3e38], [1.0, 1.0]], &dev);
+        let y: Vec<f32> = norm.forward(x).into_data().to_vec().expect("f32");
+        assert!(y[0].is_nan() && y[1].is_nan(), "{y:?}");
+        assert!(
+            (y[2] - 1.0).abs() < 1e-5 && (y[3] - 1.0).abs() < 1e-5,
+            "{y:?}"
+        );
     }
 }
