@@ -85,6 +85,13 @@ fn bad_flags_are_refused_with_the_flag_named() {
     let d = TempDir::new();
     let egypt = root().join("themes/data/egypt.json").display().to_string();
     let theme = format!("theme list --theme-file {egypt}");
+    let reserved = std::fs::read_to_string(&egypt).expect("egypt").replacen(
+        "\"id\": \"egypt\"",
+        "\"id\": \"all\"",
+        1,
+    );
+    let reserved = d.write("all.json", &reserved).display().to_string();
+    let reserved = format!("theme list --theme-file {reserved}");
     refused_all(
         &d,
         &[
@@ -108,6 +115,7 @@ fn bad_flags_are_refused_with_the_flag_named() {
                 &theme,
                 "egypt.json|\"egypt\" is already the id of a built-in theme",
             ),
+            (&reserved, "all.json|\"all\" is a word of the command line"),
             (
                 "generate --n 1 --unknowable nan -o {d}/g.jsonl",
                 "--unknowable NaN",

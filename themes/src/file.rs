@@ -53,6 +53,9 @@ fn field_error(path: &str, reason: impl Into<String>) -> ThemeError {
 }
 
 /// Parses a theme file.
+/// Ids that `--themes all` and `--theme auto` give a meaning of their own.
+const RESERVED_IDS: [&str; 2] = ["all", "auto"];
+
 pub(crate) fn parse(text: &str) -> Result<ThemeFile, ThemeError> {
     let value: Value = serde_json::from_str(text).map_err(|e| ThemeError::Json {
         line: e.line(),
@@ -95,6 +98,12 @@ pub(crate) fn parse(text: &str) -> Result<ThemeFile, ThemeError> {
         return Err(field_error(
             "id",
             format!("\"{id}\": use lower-case letters and hyphens"),
+        ));
+    }
+    if RESERVED_IDS.contains(&id.as_str()) {
+        return Err(field_error(
+            "id",
+            format!("\"{id}\" is a word of the command line (`--themes all`, `--theme auto`), not a theme's id"),
         ));
     }
     let world = word(
