@@ -146,6 +146,26 @@ fn hostile_files_are_refused_with_their_cause_named() {
         "questions = \"{folder}/self.toml\"\nout = \"{folder}/self-out\"\n[[policy]]\nname = \"p\"\n"
     );
     d.write("self.toml", &own);
+    // One room of 8 containers read 63 other ways (the apple and the plate anywhere).
+    let readings: Vec<String> = (0..64)
+        .filter(|k| *k != 3 * 8 + 7)
+        .map(|k| {
+            format!(
+                r#"{{"objects": {{"apple_1": "cabinet_{}", "plate_1": "cabinet_{}"}}}}"#,
+                k / 8,
+                k % 8
+            )
+        })
+        .collect();
+    let many = one_room(8).replacen(
+        r#""objects": [{"id": "apple_1""#,
+        &format!(
+            r#""alternatives": [{}], "objects": [{{"id": "apple_1""#,
+            readings.join(", ")
+        ),
+        1,
+    );
+    d.write("readings.json", &many);
     let long = "x".repeat(500_000);
     let belief = format!(
         r#"{{"belief": {{"object": "apple", "container": "{long}", "inside": true}}}}, {GOALS}"#
@@ -184,6 +204,10 @@ fn hostile_files_are_refused_with_their_cause_named() {
             (
                 "infer {d}/room300.json --max-places 400 --max-hypotheses 50",
                 "hypotheses exceed the limit of 50|--max-hypotheses",
+            ),
+            (
+                "infer {d}/readings.json --max-readings 10",
+                "world.alternatives: 64 readings of the world|limit of 10|--max-readings",
             ),
             (
                 "study {d}/self.toml",

@@ -2,17 +2,25 @@
 //! long input values quoted in error messages.
 //!
 //! An episode's cost grows with its places (rooms and furniture): the walking layout
-//! keeps a room × room table, and inference weighs, for every hypothesis, every place
-//! against every other. So an episode with more places than [`max_places`] is refused
-//! when it is read ([`EpisodeError::TooLarge`](crate::EpisodeError::TooLarge)), before
-//! anything is allocated for them. The limit is process-wide; a program that means to
-//! read larger worlds raises it once with [`set_max_places`] (`bip --max-places N`).
+//! keeps a room × room table, and the starting beliefs grow with the places, each
+//! belief's work with them again. It grows too with the readings of its world (one
+//! inference each). So an episode with more places than [`max_places`], or more readings
+//! than [`max_readings`], is refused when it is read
+//! ([`EpisodeError::TooLarge`](crate::EpisodeError::TooLarge)), before anything is
+//! allocated for them. The limits are process-wide; a program that means to read larger
+//! worlds raises them once with [`set_max_places`] (`bip --max-places N`) and
+//! [`set_max_readings`] (`bip --max-readings N`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The default [`max_places`]: a VirtualHome apartment has about 50 places, an MMToM-QA
-/// one about 30; inference over one room of 256 containers takes about two seconds.
+/// one about 30; inference over one room of 256 containers takes a few hundredths of a
+/// second, over 1,000 containers under half a second.
 pub const DEFAULT_MAX_PLACES: usize = 256;
+
+/// The default [`max_readings`]: the MMToM-QA reader writes at most 32; each reading is
+/// one more inference (about 2 ms for a small episode).
+pub const DEFAULT_MAX_READINGS: usize = 1024;
 
 /// The largest distance a door may have: a door distance is a walking cost, and sums of
 /// costs must stay far from overflowing to infinity.
@@ -22,6 +30,19 @@ pub const MAX_DOOR_DISTANCE: f64 = 1e6;
 pub const QUOTED_CHARS: usize = 80;
 
 static MAX_PLACES: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_PLACES);
+
+static MAX_READINGS: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_READINGS);
+
+/// The most readings of its world an episode may have (the world as written and its
+/// `alternatives`).
+pub fn max_readings() -> usize {
+    MAX_READINGS.load(Ordering::Relaxed)
+}
+
+/// Sets [`max_readings`] for the whole process.
+pub fn set_max_readings(limit: usize) {
+    MAX_READINGS.store(limit, Ordering::Relaxed);
+}
 
 /// The most places (rooms plus furniture) an episode may have.
 pub fn max_places() -> usize {

@@ -7,7 +7,9 @@ use clap::Args;
 use bip::engine::{
     BatchOptions, HypothesisConfig, Pruning, DEFAULT_MAX_BELIEF_VALUES, DEFAULT_MAX_HYPOTHESES,
 };
-use bip::episodes::limits::{set_max_places, DEFAULT_MAX_PLACES};
+use bip::episodes::limits::{
+    set_max_places, set_max_readings, DEFAULT_MAX_PLACES, DEFAULT_MAX_READINGS,
+};
 use bip::io::set_max_input_bytes;
 
 /// Limits of every command (global flags).
@@ -17,10 +19,14 @@ pub struct LimitArgs {
     /// (powers of 1024).
     #[arg(long, global = true, value_name = "SIZE", default_value = "256M")]
     max_input_size: String,
-    /// Refuse episodes with more places (rooms and furniture) than this: inference time
-    /// grows with their cube.
+    /// Refuse episodes with more places (rooms and furniture) than this: starting beliefs
+    /// grow with them, and each belief's work with them again.
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_PLACES)]
     max_places: usize,
+    /// Refuse episodes with more readings of their world (the world as written and its
+    /// `alternatives`) than this: each is one more inference.
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_READINGS)]
+    max_readings: usize,
     /// Refuse inference over more hypotheses (goals or object classes × starting
     /// beliefs) than this.
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_HYPOTHESES)]
@@ -43,10 +49,17 @@ impl LimitArgs {
     /// Checks the flags and sets the readers' limits.
     pub fn apply(&self) -> anyhow::Result<Limits> {
         set_max_input_bytes(size(&self.max_input_size)?);
-        if self.max_places == 0 || self.max_hypotheses == 0 || self.max_belief_values == 0 {
-            bail!("--max-places, --max-hypotheses and --max-belief-values must be at least 1");
+        let limits = [
+            self.max_places,
+            self.max_readings,
+            self.max_hypotheses,
+            self.max_belief_values,
+        ];
+        if limits.contains(&0) {
+            bail!("--max-places, --max-readings, --max-hypotheses and --max-belief-values must be at least 1");
         }
         set_max_places(self.max_places);
+        set_max_readings(self.max_readings);
         Ok(Limits {
             max_hypotheses: self.max_hypotheses,
             max_belief_values: self.max_belief_values,

@@ -266,6 +266,16 @@ fn build_alternatives(
     file: &EpisodeFile,
     actions: &[Action],
 ) -> Result<Vec<Vec<FurnitureId>>, EpisodeError> {
+    let count = file.world.alternatives.len().saturating_add(1);
+    if count > crate::limits::max_readings() {
+        return Err(EpisodeError::TooLarge {
+            field: "world.alternatives".into(),
+            what: "readings of the world (the world as written and its alternatives)",
+            count,
+            limit: crate::limits::max_readings(),
+            flag: "--max-readings",
+        });
+    }
     let mut readings = Vec::with_capacity(file.world.alternatives.len());
     let mut seen = HashMap::new();
     for (k, alternative) in file.world.alternatives.iter().enumerate() {
