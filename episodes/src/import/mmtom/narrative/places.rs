@@ -38,7 +38,28 @@ impl Reader<'_> {
         list: &PhraseList,
     ) -> Result<(), ImportError> {
         let phrase = span_text(&sentence.tokens, list.span.clone());
+        let in_turn = self.one_by_one && self.steps.len() > self.steps_before;
+        if in_turn
+            && list
+                .items
+                .iter()
+                .all(|i| matches!(i.head, Head::Relative(_)))
+        {
+            // "at each one he opens it and shuts it before going on to the next one": the
+            // next of the places taken in turn, each already read.
+            let why = "the places are taken one by one, and the next of them is already read";
+            self.note(sentence, format!("\"{phrase}\": {why}"));
+            self.motion = Motion::Still;
+            self.pending.clear();
+            return Ok(());
+        }
         let targets = self.resolve(sentence, list)?;
+        if targets.is_empty() {
+            // Only objects the scene never listed, walked toward: nothing known to go to.
+            self.motion = Motion::Still;
+            self.pending.clear();
+            return Ok(());
+        }
         let unknown_verb = std::mem::take(&mut self.unknown_verb);
         if self.location {
             return self.location(sentence, &phrase, &targets);
@@ -208,6 +229,13 @@ impl Reader<'_> {
                 Head::Noun(Noun::Object(o)) => {
                     match resolve::object(self.apartment, o, self.room, self.piece_in_focus()) {
                         Some(object) => targets.push(Target::Object(object)),
+                        // "goes to the living room and approaches a book", with no book in
+                        // the scene: a walk toward some place of the room, which says no
+                        // more than the walk into it.
+                        None if self.motion == Motion::Destination && self.room.is_some() => {
+                            let why = "the scene lists no such object: a walk toward some place of the room the agent is in, which adds nothing";
+                            self.note(sentence, format!("\"{phrase}\": {why}"));
+                        }
                         None => {
                             return Err(self.error(
                                 sentence,

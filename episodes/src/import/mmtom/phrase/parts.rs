@@ -89,8 +89,9 @@ pub(super) fn vague_at(tokens: &[Token], k: usize) -> Option<(&'static str, usiz
 }
 
 /// A position relative to the piece named last, read after "the": "next one", "next
-/// two cabinets", "following one", "previous one", "one to its right", "cabinet to the
-/// left of it", "one after that", "one next to it". Returns it and where it ends.
+/// two cabinets", "next" ending a clause, "following one", "previous one", "one to its
+/// right", "cabinet to the left of it", "one after that", "one next to it". Returns it
+/// and where it ends.
 pub(super) fn relative_at(tokens: &[Token], k: usize) -> Option<(Relative, usize)> {
     let word = |j: usize| tokens.get(j).and_then(Token::word);
     let furniture = |j: usize| {
@@ -107,6 +108,10 @@ pub(super) fn relative_at(tokens: &[Token], k: usize) -> Option<(Relative, usize
     if let Some(step) = step {
         // "the next (two) (ones | cabinets)"
         let mut j = k + 1;
+        if word(j).is_none() {
+            // "... then the next.", "before moving on to the next"
+            return Some((relative(step, None, None), j));
+        }
         let count = word(j).and_then(count_word).filter(|_| {
             matches!(word(j + 1), Some("ones"))
                 || furniture(j + 1).is_some()
