@@ -11,6 +11,7 @@ use bip::engine::nested::{evaluate_stories, infer_story, story_report, Trust};
 use bip::engine::report::{EpisodeReport, Report};
 use bip::episodes::import::hitom::read_jsonl;
 use bip::episodes::import::tomi::read_tomi;
+use bip::episodes::import::ImportError;
 use bip::episodes::{AnyEpisode, Episode, Story};
 use bip::io::{read_any_episodes, read_input, to_jsonl};
 
@@ -83,18 +84,31 @@ pub fn read_hitom(files: &[PathBuf]) -> anyhow::Result<(Vec<Story>, usize)> {
     let mut unreadable = 0;
     for path in files {
         let text = read_input(path)?;
-        for (line, record) in read_jsonl(&text) {
-            match record {
-                Ok(record) => stories.push(record.story),
-                Err(e) => {
-                    unreadable += 1;
-                    let e = anyhow::Error::new(e);
-                    note!("bip: {}:{line}: unreadable: {e:#}", path.display());
-                }
+        let read = read_jsonl(&text).map(|(line, r)| (line, r.map(|r| r.story)));
+        unreadable += keep_read(path, read, &mut stories);
+    }
+    Ok((stories, unreadable))
+}
+
+/// Keeps the stories `records` read from `path`, naming on standard error each record
+/// that could not be read; returns how many could not.
+fn keep_read(
+    path: &Path,
+    records: impl IntoIterator<Item = (usize, Result<Story, ImportError>)>,
+    stories: &mut Vec<Story>,
+) -> usize {
+    let mut unreadable = 0;
+    for (line, record) in records {
+        match record {
+            Ok(story) => stories.push(story),
+            Err(e) => {
+                unreadable += 1;
+                let e = anyhow::Error::new(e);
+                note!("bip: {}:{line}: unreadable: {e:#}", path.display());
             }
         }
     }
-    Ok((stories, unreadable))
+    unreadable
 }
 
 /// The stories of ToMi files (one per question), each file with its trace when `traces`
@@ -118,16 +132,10 @@ pub fn read_tomi_files(
         let trace = traces.get(i).map(|t| read_input(t)).transpose()?;
         let records = read_tomi(&text, trace.as_deref())
             .with_context(|| traces.get(i).unwrap_or(path).display().to_string())?;
-        for (line, record) in records {
-            match record {
-                Ok(record) => stories.push(record.story),
-                Err(e) => {
-                    unreadable += 1;
-                    let e = anyhow::Error::new(e);
-                    note!("bip: {}:{line}: unreadable: {e:#}", path.display());
-                }
-            }
-        }
+        let read = records
+            .into_iter()
+            .map(|(line, r)| (line, r.map(|r| r.story)));
+        unreadable += keep_read(path, read, &mut stories);
     }
     Ok((stories, unreadable))
 }

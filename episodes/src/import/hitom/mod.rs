@@ -33,7 +33,7 @@
 // The builder, the sentence reader and the word lists serve ToMi's reader too.
 pub(in crate::import) mod build;
 pub(in crate::import) mod question;
-mod record;
+pub(in crate::import) mod record;
 pub(in crate::import) mod sentence;
 mod tell;
 pub(in crate::import) mod words;

@@ -176,7 +176,8 @@ fn expected(answer: &str, containers: &[String]) -> Result<usize, ImportError> {
     }
 }
 
-fn unreadable(part: Part, sentence: &str, u: Unread) -> ImportError {
+/// The error for `sentence` of `part`, which cannot be read for the reason `u` gives.
+pub(in crate::import) fn unreadable(part: Part, sentence: &str, u: Unread) -> ImportError {
     ImportError::Unreadable {
         part,
         sentence: sentence.trim().to_string(),

@@ -2,6 +2,7 @@
 
 use crate::import::hitom::build::Builder;
 use crate::import::hitom::question::question_file;
+use crate::import::hitom::record::unreadable;
 use crate::import::hitom::sentence::{read_sentence, Said, Unread};
 use crate::import::notes::Notes;
 use crate::import::{ImportError, Note, Part};
@@ -97,15 +98,6 @@ pub fn read_tomi(text: &str, trace: Option<&str>) -> Result<Vec<ReadQuestion>, I
         .zip(labels)
         .map(|((line, q), labels)| (line, q.and_then(|q| read_question_of(&q, labels.as_ref()))))
         .collect())
-}
-
-fn unreadable(part: Part, sentence: &str, u: Unread) -> ImportError {
-    ImportError::Unreadable {
-        part,
-        sentence: sentence.trim().to_string(),
-        phrase: u.phrase,
-        reason: u.reason,
-    }
 }
 
 /// Reads one question and its story; its story id is `tomi-<line>`.
