@@ -7,7 +7,7 @@ use thiserror::Error;
 use crate::error::EpisodeError;
 use crate::limits::quoted;
 
-/// The part of a question text (MMToM-QA or Hi-ToM) a problem is in.
+/// The part of a question text (MMToM-QA, Hi-ToM or ToMi) a problem is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -18,7 +18,7 @@ pub enum Part {
     Narrative,
     /// "Question: ..." and its options.
     Question,
-    /// A Hi-ToM story's numbered sentences.
+    /// A Hi-ToM or ToMi story's numbered sentences.
     Story,
 }
 

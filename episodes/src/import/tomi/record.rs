@@ -121,16 +121,23 @@ pub fn read_question_of(
         .iter()
         .map(|s| read_sentence(s, &lex).map_err(|u| unreadable(Part::Story, s, u)))
         .collect::<Result<_, _>>()?;
-    if let [one] = lex.containers.as_slice() {
-        let why = "is the story's only container: a question needs two places to choose between";
-        return Err(unreadable(
-            Part::Story,
-            &q.story.join(" "),
-            Unread {
-                phrase: one.clone(),
-                reason: why.into(),
-            },
-        ));
+    if lex.containers.len() < 2 {
+        let reason = match lex.containers.as_slice() {
+            [] => "names no container: a question needs two places to choose between",
+            _ => "is the story's only container: a question needs two places to choose between",
+        };
+        // The phrase at fault: the one container, or the whole story for none.
+        let story = q.story.join(" ");
+        let phrase = lex
+            .containers
+            .first()
+            .cloned()
+            .unwrap_or_else(|| story.clone());
+        let u = Unread {
+            phrase,
+            reason: reason.into(),
+        };
+        return Err(unreadable(Part::Story, &story, u));
     }
     let mut builder = Builder::new(&lex.containers);
     for (container, room) in container_rooms(&said) {
