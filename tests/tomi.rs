@@ -128,8 +128,9 @@ fn reword(text: &str) -> String {
                     names.push(bare.to_string());
                     names.len() - 1
                 });
+                assert!(k < NAMES.len(), "a story of more agents than new names");
                 named.push(bare.to_string());
-                words.push(word.replacen(bare, NAMES[k % NAMES.len()], 1));
+                words.push(word.replacen(bare, NAMES[k], 1));
             } else {
                 words.push(word.to_string());
             }
