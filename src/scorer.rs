@@ -15,6 +15,7 @@ use bip_models::{
     Scored, TokenRequest, WeakToStrong,
 };
 pub use sweep::AlphaSweep;
+use tokens::local_identity;
 pub use tokens::{file_identity, model_identity};
 
 /// One language model with its prefix cache, scoring for the LM policy.
@@ -111,8 +112,13 @@ fn w2s_name<B: Backend>(w2s: &WeakToStrong<B>, alpha: f64) -> String {
     )
 }
 
-/// The score cache's identity of `w2s` steered at `alpha`.
+/// The score cache's identity of `w2s` steered at `alpha`. At α = 0 its scores are the
+/// large model's own, bit for bit ([`WeakToStrong`] scores L alone there), so it takes
+/// L's identity: w2s at α = 0 and `--policy lm` on L share one cache.
 fn w2s_identity<B: Backend>(w2s: &WeakToStrong<B>, alpha: f64) -> String {
+    if alpha == 0.0 {
+        return local_identity(w2s.large());
+    }
     format!(
         "w2s α={alpha} L={} E={} N={}",
         model_identity(w2s.large()),

@@ -143,6 +143,21 @@ fn calibrate_fits_alpha_over_its_grid_and_infer_reads_it() {
         bip::engine::calibrate::ALPHA_GRID.contains(&alpha),
         "{file}"
     );
+    // Every α tried is kept with its fit, the fitted one the best of them.
+    let curve: Vec<(f64, f64)> = file["alpha_curve"]
+        .as_array()
+        .expect("the α curve")
+        .iter()
+        .map(|p| {
+            let value = |k: &str| p[k].as_f64().expect("a number");
+            (value("alpha"), value("mean_log_likelihood"))
+        })
+        .collect();
+    let tried: Vec<f64> = curve.iter().map(|p| p.0).collect();
+    assert_eq!(tried, bip::engine::calibrate::ALPHA_GRID, "{file}");
+    let best = file["mean_log_likelihood"].as_f64().expect("a number");
+    assert!(curve.iter().all(|p| p.1 <= best), "{file}");
+    assert!(curve.contains(&(alpha, best)), "{file}");
     assert_eq!(
         file["lm"]["steering"],
         serde_json::json!({
@@ -216,4 +231,46 @@ fn calibrate_fits_alpha_over_its_grid_and_infer_reads_it() {
         !lm.status.success() && err.contains("calibrated for the w2s policy"),
         "{err}"
     );
+}
+
+#[test]
+fn w2s_at_alpha_zero_is_the_large_model_alone_and_shares_its_scores() {
+    let dir = TempDir::new();
+    let path = |name: &str| dir.path().join(name).to_str().expect("utf-8").to_string();
+    let (held, cache, adapter) = (path("held.jsonl"), path("cache"), path("expert"));
+    random_adapter()
+        .save(std::path::Path::new(&adapter))
+        .expect("adapter saves");
+    let made = bip(["generate", "--n", "1", "--seed", "9", "--out", &held]);
+    assert!(made.status.success(), "{made:?}");
+    let infer = |policy: &[&str]| {
+        let args = ["infer", "--json", held.as_str(), "--cache", cache.as_str()];
+        let out = bip(args.iter().chain(policy));
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        (posteriors(&out), err)
+    };
+    let (alone, _) = infer(&["--policy", "lm", "--model", "smollm2-135m"]);
+    let steered = |alpha: &'static str| {
+        infer(&[
+            "--policy",
+            "w2s",
+            "--large",
+            "smollm2-135m",
+            "--expert",
+            "smollm2-135m",
+            "--expert-adapter",
+            &adapter,
+            "--naive",
+            "smollm2-135m",
+            "--alpha",
+            alpha,
+        ])
+    };
+    let (at_zero, err) = steered("0");
+    assert!(err.contains("(100.0%"), "every score was L's: {err}");
+    assert_eq!(alone, at_zero);
+    let (at_one, err) = steered("1");
+    assert!(err.contains("(0.0%"), "α = 1 is scored anew: {err}");
+    assert_ne!(alone, at_one, "the adapter steers");
 }

@@ -54,10 +54,25 @@ pub struct CalibrationFile {
     /// ([`Trust`](crate::nested::Trust)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trust: Option<f64>,
+    /// For "w2s": every α tried and its mean log probability of the correct options, in
+    /// ascending α, so that a reader sees how flat or sharp the fit was, not its peak alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha_curve: Option<Vec<AlphaPoint>>,
     /// Mean log probability of the correct options at `beta` on the fitting data.
     pub mean_log_likelihood: f64,
     /// Questions the fit used.
     pub questions: usize,
+}
+
+/// One α of a weak-to-strong fit and how well the policy steered at it explained the
+/// fitting questions.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlphaPoint {
+    /// The steering strength tried.
+    pub alpha: f64,
+    /// Mean log probability of the correct options under it.
+    pub mean_log_likelihood: f64,
 }
 
 impl CalibrationFile {
@@ -212,6 +227,7 @@ pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, EngineError> {
         alpha: None,
         lm: None,
         trust: None,
+        alpha_curve: None,
         mean_log_likelihood,
         questions,
     })

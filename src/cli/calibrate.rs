@@ -135,7 +135,14 @@ fn fit_w2s(episodes: &[Episode], policy: &PolicyArgs) -> anyhow::Result<(Calibra
     )
     .context("calibration failed")?;
     let alpha = fit.alpha.unwrap_or_default();
-    let mut what = format!("α = {alpha} (of {ALPHA_GRID:?}, β = {:.3})", built.beta);
+    let curve: Vec<String> = (fit.alpha_curve.iter().flatten())
+        .map(|p| format!("{}: {:.4}", p.alpha, p.mean_log_likelihood))
+        .collect();
+    let mut what = format!(
+        "α = {alpha} (β = {:.3}; mean log-likelihood by α: {})",
+        built.beta,
+        curve.join(", ")
+    );
     if alpha == 0.0 {
         what += ": steering did not help on these questions (the large model alone)";
     } else if alpha >= ALPHA_GRID[ALPHA_GRID.len() - 1] {

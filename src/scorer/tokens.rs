@@ -21,7 +21,7 @@ where
     }
 
     fn identity(&self) -> String {
-        let local = || format!("local {}", model_identity(&self.model));
+        let local = || local_identity(&self.model);
         self.identity.get_or_init(local).clone()
     }
 
@@ -104,8 +104,13 @@ where
     }
 }
 
+/// The score cache's identity of `model` scoring alone.
+pub(super) fn local_identity<B: Backend>(model: &LanguageModel<B>) -> String {
+    format!("local {}", model_identity(model))
+}
+
 /// A loaded model as a score cache's identity knows it: its file, the adapter merged into
-/// or attached to it, and how its weights are held (f16 weights score a little
+/// or attached to it, and how its weights are held (f16 or int8 weights score a little
 /// differently from f32 ones), so that no cached score stands in for another model's.
 pub fn model_identity<B: Backend>(model: &LanguageModel<B>) -> String {
     let mut identity = file_identity(&model.info().path);

@@ -8,7 +8,7 @@
 
 use bip_episodes::Episode;
 
-use super::{policy_log_likelihood, CalibrationFile, LmSettings, CALIBRATION_FORMAT};
+use super::{policy_log_likelihood, AlphaPoint, CalibrationFile, LmSettings, CALIBRATION_FORMAT};
 use crate::batch::BatchOptions;
 use crate::error::EngineError;
 use crate::policy::Policy;
@@ -20,7 +20,7 @@ pub const ALPHA_GRID: [f64; 11] = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.
 /// Fits α: `candidates` holds, for each α tried, the policy steered at it (in
 /// ascending α, usually one per [`ALPHA_GRID`] value); the α whose policy gives the
 /// correct options of `episodes` the highest mean log probability is kept, the smallest
-/// of equals (steering no further than the questions ask). `beta` is the β the policies'
+/// of equals (steering no further than the questions ask), with every α's in the curve. `beta` is the β the policies'
 /// hypotheses were proposed at and `settings` what defines their likelihood (the models,
 /// how they score, the pruning), both recorded with α, which only applies under them.
 ///
@@ -35,6 +35,7 @@ pub fn fit_alpha(
     settings: LmSettings,
 ) -> Result<CalibrationFile, EngineError> {
     let mut best: Option<(f64, f64, usize)> = None;
+    let mut curve = Vec::with_capacity(candidates.len());
     for &(alpha, policy) in candidates {
         if !alpha.is_finite() {
             return Err(EngineError::InvalidParameter {
@@ -44,6 +45,10 @@ pub fn fit_alpha(
             });
         }
         let (ll, questions) = policy_log_likelihood(episodes, policy, options)?;
+        curve.push(AlphaPoint {
+            alpha,
+            mean_log_likelihood: ll,
+        });
         if best.is_none_or(|(_, best_ll, _)| ll > best_ll) {
             best = Some((alpha, ll, questions));
         }
@@ -61,6 +66,7 @@ pub fn fit_alpha(
         alpha: Some(alpha),
         lm: Some(settings),
         trust: None,
+        alpha_curve: Some(curve),
         mean_log_likelihood,
         questions,
     })

@@ -78,6 +78,7 @@ pub fn fit_lm_weight(
         alpha: None,
         lm: Some(settings),
         trust: None,
+        alpha_curve: None,
         mean_log_likelihood,
         questions,
     })

@@ -45,6 +45,7 @@ pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, EngineError> {
         alpha: None,
         lm: None,
         trust: Some(trust),
+        alpha_curve: None,
         mean_log_likelihood,
         questions,
     })
