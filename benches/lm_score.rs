@@ -7,8 +7,8 @@
 //!
 //! `scripts/fetch-models.sh && cargo bench --bench lm_score` (`BIP_BENCH_REPEATS=N` sets
 //! the repetitions, best of which is reported; default 3). `BIP_BENCH_MODEL` runs another
-//! model (a path or an alias: `qwen2.5-coder-1.5b`), `BIP_BENCH_WEIGHTS=f16` holds its
-//! weights as f16, and `BIP_BENCH_UNCACHED=0` skips scoring without the prefix cache (32
+//! model (a path or an alias: `qwen2.5-coder-1.5b`), `BIP_BENCH_WEIGHTS=f16` or `int8` holds
+//! its weights so, and `BIP_BENCH_UNCACHED=0` skips scoring without the prefix cache (32
 //! re-reads of the prompt: minutes on a 1.5B model).
 //!
 //! Then the same token ids run through llama.cpp (llama-cpp-python, from the environment

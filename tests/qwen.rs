@@ -11,15 +11,19 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use bip::models::backend::Cpu;
-use bip::models::{resolve_model, LanguageModel, PrefixCache, ScoreOptions, TokenRequest};
+use bip::models::{
+    resolve_model, LanguageModel, LoadOptions, PrefixCache, ScoreOptions, TokenRequest,
+    WeightStorage,
+};
 use serde_json::json;
 
 use crate::util::{root, TempDir};
 
 /// Largest mean per-token difference allowed between bip's log-probabilities and
-/// llama.cpp's. The two differ in arithmetic, not in the model: llama.cpp quantises each
-/// activation row to 8 bits and multiplies with integer dot products, bip dequantises the
-/// weights and multiplies in f32.
+/// llama.cpp's, with bip's weights in f32 or in 8-bit blocks. The two differ in
+/// arithmetic, not in the model: llama.cpp quantises each activation row to 8 bits and
+/// multiplies with integer dot products on the file's own blocks; bip dequantises the
+/// weights and multiplies in f32, or requantises them to 8-bit blocks of its own.
 const MEAN_TOLERANCE: f64 = 0.05;
 /// Largest single per-token difference allowed (one token of a long continuation can
 /// swing further than the mean, for the same reason).
@@ -59,13 +63,19 @@ const SCORED: [(&str, &str); 4] = [
 
 fn model() -> &'static LanguageModel<Cpu> {
     static MODEL: OnceLock<LanguageModel<Cpu>> = OnceLock::new();
-    MODEL.get_or_init(|| {
-        let path = resolve_model(ALIAS).unwrap_or_else(|e| {
-            panic!("{e}\n(the Qwen tests need the real model: run scripts/fetch-models.sh)")
-        });
-        LanguageModel::load(&path, &Default::default())
-            .unwrap_or_else(|e| panic!("loading {}: {e}", path.display()))
-    })
+    MODEL.get_or_init(|| load(WeightStorage::F32))
+}
+
+fn load(weights: WeightStorage) -> LanguageModel<Cpu> {
+    let path = resolve_model(ALIAS).unwrap_or_else(|e| {
+        panic!("{e}\n(the Qwen tests need the real model: run scripts/fetch-models.sh)")
+    });
+    let options = LoadOptions {
+        weights,
+        ..Default::default()
+    };
+    LanguageModel::load_with(&path, None, &options, &Default::default())
+        .unwrap_or_else(|e| panic!("loading {} ({weights:?}): {e}", path.display()))
 }
 
 /// llama.cpp's answer to `request` (see `scripts/llama-reference.py`).
@@ -137,7 +147,7 @@ fn qwen_tokenizes_as_llama_cpp_does() {
 }
 
 #[test]
-fn qwen_log_probabilities_match_llama_cpp() {
+fn qwen_log_probabilities_match_llama_cpp_with_weights_in_f32_and_in_int8() {
     let m = model();
     let encoded: Vec<(Vec<u32>, Vec<u32>)> = SCORED
         .iter()
@@ -153,6 +163,37 @@ fn qwen_log_probabilities_match_llama_cpp() {
         .map(|(p, c)| json!({ "prompt": p, "continuation": c }))
         .collect();
     let reference = llama_cpp(&json!({ "score": score }));
+    let want: Vec<Vec<f64>> = reference["logprobs"]
+        .as_array()
+        .expect("logprobs")
+        .iter()
+        .map(|case| {
+            case.as_array()
+                .expect("a case's log-probabilities")
+                .iter()
+                .map(|x| x.as_f64().expect("a number"))
+                .collect()
+        })
+        .collect();
+    let int8 = load(WeightStorage::Int8);
+    for (model, weights) in [(m, "f32"), (&int8, "int8")] {
+        let (mean, max, tokens) = differences(model, &encoded, &want);
+        eprintln!("qwen parity, {weights} weights, over {tokens} tokens: mean |Δ| {mean:.4}, largest {max:.4} nats");
+        assert!(
+            mean <= MEAN_TOLERANCE && max <= MAX_TOLERANCE,
+            "bip ({weights} weights) vs llama.cpp: mean |Δ| {mean:.4} (allowed \
+             {MEAN_TOLERANCE}), largest {max:.4} (allowed {MAX_TOLERANCE}) nats per token"
+        );
+    }
+}
+
+/// The mean and largest per-token difference between `model`'s log-probabilities of the
+/// `encoded` (prompt, continuation) pairs and `want`, llama.cpp's, and the tokens compared.
+fn differences(
+    model: &LanguageModel<Cpu>,
+    encoded: &[(Vec<u32>, Vec<u32>)],
+    want: &[Vec<f64>],
+) -> (f64, f64, usize) {
     let requests: Vec<TokenRequest<'_>> = encoded
         .iter()
         .map(|(p, c)| TokenRequest {
@@ -160,40 +201,22 @@ fn qwen_log_probabilities_match_llama_cpp() {
             continuation: c,
         })
         .collect();
-    let got = m
+    let got = model
         .score_tokens(
             &mut PrefixCache::default(),
             &requests,
             &ScoreOptions::default(),
         )
-        .unwrap();
+        .expect("the model scores every pair");
     let mut diffs = Vec::new();
-    for ((scored, want), (prompt, _)) in got
-        .iter()
-        .zip(reference["logprobs"].as_array().expect("logprobs"))
-        .zip(&SCORED)
-    {
-        let want: Vec<f64> = want
-            .as_array()
-            .expect("a case's log-probabilities")
-            .iter()
-            .map(|x| x.as_f64().expect("a number"))
-            .collect();
+    for ((scored, want), (prompt, _)) in got.iter().zip(want).zip(&SCORED) {
         assert_eq!(scored.logprobs.len(), want.len(), "{prompt:?}");
-        for (g, w) in scored.logprobs.iter().zip(&want) {
+        for (g, w) in scored.logprobs.iter().zip(want) {
             assert!(*w < 0.0 && w.is_finite(), "{prompt:?}: llama.cpp gave {w}");
             diffs.push((f64::from(*g) - w).abs());
         }
     }
     let mean = diffs.iter().sum::<f64>() / diffs.len() as f64;
     let max = diffs.iter().copied().fold(0.0, f64::max);
-    eprintln!(
-        "qwen parity over {} tokens: mean |Δ| {mean:.4}, largest {max:.4} nats",
-        diffs.len()
-    );
-    assert!(
-        mean <= MEAN_TOLERANCE && max <= MAX_TOLERANCE,
-        "bip vs llama.cpp: mean |Δ| {mean:.4} (allowed {MEAN_TOLERANCE}), largest {max:.4} \
-         (allowed {MAX_TOLERANCE}) nats per token"
-    );
+    (mean, max, diffs.len())
 }

@@ -185,11 +185,7 @@ impl<B: Backend> Transformer<B> {
 
     /// How the weight matrices are held (the head tells: every matrix is held alike).
     pub fn weight_storage(&self) -> WeightStorage {
-        if self.head.is_half() {
-            WeightStorage::F16
-        } else {
-            WeightStorage::F32
-        }
+        self.head.storage()
     }
 
     /// Number of decoder blocks.

@@ -24,6 +24,12 @@ pub trait WeightSource {
     /// [`ModelError::BadTensor`] naming the source's own tensor name when its shape is not
     /// `shape`, and whatever reading or dequantizing it returns.
     fn tensor(&mut self, name: &str, shape: &[usize]) -> Result<Option<Vec<f32>>>;
+
+    /// Takes back a tensor the builder no longer needs, for the source to read the next
+    /// one into (a file's source saves faulting its pages in again); the default drops it.
+    fn recycle(&mut self, spare: Vec<f32>) {
+        drop(spare);
+    }
 }
 
 /// Weights held in memory, keyed by canonical name.

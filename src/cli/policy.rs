@@ -130,8 +130,10 @@ pub struct PolicyArgs {
     /// most 1048576).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
     max_context: usize,
-    /// LM policies: how loaded models hold their weights, `f32` or `f16` (on the CPU, half
-    /// the memory, each weight rounded once; the arithmetic stays f32).
+    /// LM policies: how loaded models hold their weights: `f32`; `f16` (on the CPU, half
+    /// the memory, each weight rounded once, the arithmetic f32); `int8` (on the CPU, a
+    /// quarter of the memory, weights and activations in 8-bit blocks, integer dot
+    /// products).
     #[arg(long, value_name = "STORAGE", default_value_t = WeightStorage::F32)]
     lm_weights: WeightStorage,
     #[command(flatten)]

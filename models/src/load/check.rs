@@ -138,6 +138,22 @@ fn layer_of(name: &str) -> Option<usize> {
     rest.split_once('.')?.0.parse().ok()
 }
 
+/// The index of the first NaN or infinity in `values`, if any. Every weight of a model
+/// passes here at load: the magnitudes' bits are compared a chunk at a time, which the
+/// compiler vectorizes, and only a chunk that holds one is searched element by element.
+pub(crate) fn first_non_finite(values: &[f32]) -> Option<usize> {
+    const CHUNK: usize = 1024;
+    let infinity = f32::INFINITY.to_bits();
+    values.chunks(CHUNK).enumerate().find_map(|(c, chunk)| {
+        let largest = chunk
+            .iter()
+            .map(|v| v.to_bits() & 0x7fff_ffff)
+            .fold(0, u32::max);
+        (largest >= infinity)
+            .then(|| c * CHUNK + chunk.iter().position(|v| !v.is_finite()).unwrap_or(0))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,5 +236,18 @@ mod tests {
         all[0].shape = vec![17, 8];
         let err = check(&config, &all).unwrap_err().to_string();
         assert!(err.contains("shape [17, 8], expected [16, 8]"), "{err}");
+    }
+
+    #[test]
+    fn the_first_non_finite_value_is_found_wherever_it_lies() {
+        let mut values = vec![1.0f32; 3000];
+        assert_eq!(first_non_finite(&values), None);
+        values[2049] = f32::NEG_INFINITY;
+        values[2500] = f32::NAN;
+        assert_eq!(first_non_finite(&values), Some(2049));
+        values[7] = f32::NAN;
+        assert_eq!(first_non_finite(&values), Some(7));
+        values[0] = f32::MAX;
+        assert_eq!(first_non_finite(&values[..7]), None);
     }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::check::{check_tensors, same_shape, Entry, Naming};
+use super::check::{check_tensors, first_non_finite, same_shape, Entry, Naming};
 use super::safetensors::SafetensorsFile;
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
@@ -325,7 +325,7 @@ impl WeightSource for HfWeights {
             ));
         }
         let data = file.read_f32(name)?;
-        if let Some(bad) = data.iter().position(|v| !v.is_finite()) {
+        if let Some(bad) = first_non_finite(&data) {
             return Err(ModelError::tensor(
                 file.path(),
                 name,

@@ -23,17 +23,24 @@ pub enum WeightStorage {
     /// memory of [`WeightStorage::F32`], the arithmetic still f32 (each weight moves by at
     /// most 2⁻¹¹ of itself). Other backends hold f32 whatever is asked.
     F16,
+    /// On the CPU backend, the matrices in 8-bit blocks of 32 inputs with an f32 scale
+    /// each, multiplied with integer dot products against activations quantized the same
+    /// way on the fly: a quarter of the memory of [`WeightStorage::F32`] and, where the
+    /// CPU has AVX-512 VNNI, several times its rate; each product moves by a few parts in
+    /// a thousand. Other backends hold f32 whatever is asked.
+    Int8,
 }
 
 impl WeightStorage {
     /// Every storage, in the order help lists them.
-    pub const ALL: [Self; 2] = [Self::F32, Self::F16];
+    pub const ALL: [Self; 3] = [Self::F32, Self::F16, Self::Int8];
 
-    /// The name the command line and the Python options use (`f32`, `f16`).
+    /// The name the command line and the Python options use (`f32`, `f16`, `int8`).
     pub fn name(self) -> &'static str {
         match self {
             Self::F32 => "f32",
             Self::F16 => "f16",
+            Self::Int8 => "int8",
         }
     }
 }
@@ -51,7 +58,7 @@ impl std::str::FromStr for WeightStorage {
         Self::ALL
             .into_iter()
             .find(|w| w.name() == s)
-            .ok_or_else(|| ModelError::Config(format!("weights `{s}`: not f32 or f16")))
+            .ok_or_else(|| ModelError::Config(format!("weights `{s}`: not f32, f16 or int8")))
     }
 }
 

@@ -9,6 +9,7 @@ use super::adapter::{pair_names, LoraAdapter, LoraPair};
 use super::config::LoraModule;
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
+use crate::load::check::first_non_finite;
 use crate::weights::WeightSource;
 
 /// A [`WeightSource`] that adds an adapter's updates, `scale · B · A`, to the weights of
@@ -63,7 +64,7 @@ impl WeightSource for AdaptedWeights<'_> {
             add_update(w, pair, self.scale);
             // Finite factors can still overflow `f32` once multiplied: refused here, not
             // scored as NaN later.
-            if let Some(i) = w.iter().position(|v| !v.is_finite()) {
+            if let Some(i) = first_non_finite(w) {
                 return Err(ModelError::tensor(
                     self.adapter,
                     pair_names(layer, module, 1),
@@ -75,6 +76,10 @@ impl WeightSource for AdaptedWeights<'_> {
             }
         }
         Ok(data)
+    }
+
+    fn recycle(&mut self, spare: Vec<f32>) {
+        self.base.recycle(spare);
     }
 }
 

@@ -1,5 +1,5 @@
-//! A linear layer whose weight is stored `[in, out]`, contiguous (or as f16 rows on the
-//! host, [`HalfMatrix`]), with an optional LoRA branch.
+//! A linear layer whose weight is stored `[in, out]`, contiguous (or compactly on the
+//! host, [`HostMatrix`]), with an optional LoRA branch.
 
 use std::sync::Arc;
 
@@ -7,7 +7,7 @@ use burn::module::{Module, Param, ParamId};
 use burn::tensor::backend::Backend;
 use burn::tensor::{Int, Tensor};
 
-use super::half::HalfMatrix;
+use super::host_matrix::HostMatrix;
 use super::lora::LoraBranch;
 
 /// `y = x W + b`, plus `scale · (x Aᵀ) Bᵀ` when a LoRA branch is attached.
@@ -16,12 +16,12 @@ use super::lora::LoraBranch;
 /// Without a branch the forward pass is the plain product.
 #[derive(Module, Debug)]
 pub(crate) struct Linear<B: Backend> {
-    /// `[in, out]`; `None` when the weight is held as f16 (`half`).
+    /// `[in, out]`; `None` when the weight is held on the host (`host`).
     weight: Option<Param<Tensor<B, 2>>>,
-    /// The weight in f16, on the CPU backend when asked for ([`crate::WeightStorage::F16`]);
-    /// shared by the copies an adapter's branches make.
+    /// The weight in f16 or 8-bit blocks, on the CPU backend when asked for
+    /// ([`crate::WeightStorage`]); shared by the copies an adapter's branches make.
     #[module(skip)]
-    half: Option<Arc<HalfMatrix>>,
+    host: Option<Arc<HostMatrix>>,
     /// `[out]`.
     bias: Option<Param<Tensor<B, 1>>>,
     lora: Option<LoraBranch<B>>,
@@ -32,17 +32,17 @@ impl<B: Backend> Linear<B> {
     pub(crate) fn new(weight: Tensor<B, 2>, bias: Option<Tensor<B, 1>>) -> Self {
         Self {
             weight: Some(frozen(weight)),
-            half: None,
+            host: None,
             bias: bias.map(frozen),
             lora: None,
         }
     }
 
-    /// A layer whose weight is `half` (the `[out, in]` matrix), multiplied on the host.
-    pub(crate) fn from_half(half: HalfMatrix, bias: Option<Tensor<B, 1>>) -> Self {
+    /// A layer whose weight is `host` (the `[out, in]` matrix), multiplied on the host.
+    pub(crate) fn on_host(host: HostMatrix, bias: Option<Tensor<B, 1>>) -> Self {
         Self {
             weight: None,
-            half: Some(Arc::new(half)),
+            host: Some(Arc::new(host)),
             bias: bias.map(frozen),
             lora: None,
         }
@@ -53,14 +53,16 @@ impl<B: Backend> Linear<B> {
         self.lora = branch;
     }
 
-    /// Whether the weight is held as f16 rows on the host.
-    pub(crate) fn is_half(&self) -> bool {
-        self.half.is_some()
+    /// How the weight is held.
+    pub(crate) fn storage(&self) -> crate::WeightStorage {
+        self.host
+            .as_ref()
+            .map_or(crate::WeightStorage::F32, |h| h.storage())
     }
 
     /// Output width.
     pub(crate) fn d_output(&self) -> usize {
-        match (&self.weight, &self.half) {
+        match (&self.weight, &self.host) {
             (Some(w), _) => w.dims()[1],
             (None, Some(h)) => h.rows(),
             (None, None) => 0,
@@ -115,7 +117,7 @@ impl<B: Backend> Linear<B> {
     /// Rows `tokens` of the embedding this layer's weight is the transpose of (a head
     /// tied to the embedding): `[tokens, in]`.
     pub(crate) fn embedding_rows(&self, tokens: Tensor<B, 1, Int>) -> Tensor<B, 2> {
-        match (&self.weight, &self.half) {
+        match (&self.weight, &self.host) {
             (Some(w), _) => w.val().select(1, tokens).transpose(),
             (None, Some(h)) => h.gather(tokens),
             (None, None) => unreachable!("a linear layer without a weight"),
@@ -124,7 +126,7 @@ impl<B: Backend> Linear<B> {
 
     /// `x W + b`.
     fn frozen_forward(&self, x: Tensor<B, 2>) -> Tensor<B, 2> {
-        let y = match (&self.weight, &self.half) {
+        let y = match (&self.weight, &self.host) {
             (Some(w), _) => x.matmul(w.val()),
             (None, Some(h)) => h.product(x),
             // Every constructor sets one of the two.

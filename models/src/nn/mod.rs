@@ -4,6 +4,8 @@
 pub(crate) mod attention;
 pub(crate) mod half;
 pub(crate) mod host;
+pub(crate) mod host_matrix;
+pub(crate) mod int8;
 pub(crate) mod linear;
 pub(crate) mod lora;
 pub(crate) mod mlp;

@@ -9,8 +9,8 @@ use crate::error::{ModelError, Result};
 use crate::load::{WeightStorage, MAX_CONTEXT_LIMIT};
 use crate::lora::LoraModule;
 use crate::nn::attention::{Attention, AttentionWeights};
-use crate::nn::half::HalfMatrix;
 use crate::nn::host::backend_on_host;
+use crate::nn::host_matrix::HostMatrix;
 use crate::nn::linear::{frozen, Linear};
 use crate::nn::mlp::Mlp;
 use crate::nn::norm::RmsNorm;
@@ -58,7 +58,11 @@ impl<B: Backend> Transformer<B> {
             source,
             config,
             device,
-            half: storage == WeightStorage::F16 && backend_on_host::<B>(),
+            storage: if backend_on_host::<B>() {
+                storage
+            } else {
+                WeightStorage::F32
+            },
         };
         let embed = build.get("model.embed_tokens.weight".into(), &[v, h])?;
         // A tied embedding is read from the head rather than held twice.
@@ -93,9 +97,8 @@ struct Builder<'a, B: Backend> {
     source: &'a mut dyn WeightSource,
     config: &'a LlamaConfig,
     device: &'a B::Device,
-    /// Whether matrices are held as f16 rows on the host ([`WeightStorage::F16`] on the
-    /// CPU backend).
-    half: bool,
+    /// How matrices are held: as asked on the CPU backend, f32 on any other.
+    storage: WeightStorage,
 }
 
 impl<B: Backend> Builder<'_, B> {
@@ -204,22 +207,23 @@ impl<B: Backend> Builder<'_, B> {
     }
 
     /// A linear layer from an `[out, in]` row-major weight (as sources give it) and an
-    /// optional bias: transposed to `[in, out]`, or held as f16 rows.
+    /// optional bias: transposed to `[in, out]`, or held on the host as `storage` says.
     fn linear_from(
-        &self,
+        &mut self,
         w: Vec<f32>,
         [out, inp]: [usize; 2],
         bias: Option<Vec<f32>>,
     ) -> Linear<B> {
         let bias = bias.map(|b| vector(b, self.device));
-        if self.half {
-            Linear::from_half(HalfMatrix::from_f32(&w, out, inp), bias)
-        } else {
-            Linear::new(
+        let linear = match HostMatrix::new(self.storage, &w, out, inp) {
+            Some(host) => Linear::on_host(host, bias),
+            None => Linear::new(
                 matrix(transpose(&w, out, inp), [inp, out], self.device),
                 bias,
-            )
-        }
+            ),
+        };
+        self.source.recycle(w);
+        linear
     }
 
     /// The RMSNorm whose gain is tensor `name`.

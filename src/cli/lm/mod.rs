@@ -57,8 +57,9 @@ struct ModelArgs {
     /// shorter. Rotary tables are built for this many positions (at most 1048576).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
     max_context: usize,
-    /// How the model holds its weights, `f32` or `f16` (on the CPU, half the memory,
-    /// each weight rounded once; the arithmetic stays f32).
+    /// How the model holds its weights: `f32`; `f16` (on the CPU, half the memory, each
+    /// weight rounded once, the arithmetic f32); `int8` (on the CPU, a quarter of the
+    /// memory, weights and activations in 8-bit blocks, integer dot products).
     #[arg(long, value_name = "STORAGE", default_value_t = WeightStorage::F32)]
     lm_weights: WeightStorage,
     #[command(flatten)]

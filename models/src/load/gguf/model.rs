@@ -6,7 +6,7 @@ use std::path::Path;
 use super::reader::GgufFile;
 use crate::config::LlamaConfig;
 use crate::error::{ModelError, Result};
-use crate::load::check::{check_tensors, same_shape, Entry, Naming};
+use crate::load::check::{check_tensors, first_non_finite, same_shape, Entry, Naming};
 use crate::weights::{permute_rotary_rows, RotaryRows, WeightSource};
 
 /// Architectures read from GGUF, and whether their converter interleaved the rotary pairs
@@ -136,6 +136,10 @@ pub(crate) struct GgufWeights<'a> {
     permuted: bool,
     num_heads: usize,
     num_kv_heads: usize,
+    /// A tensor given back by the builder, read into next.
+    spare: Vec<f32>,
+    /// The raw bytes of the tensor last read, reused for the next.
+    bytes: Vec<u8>,
 }
 
 impl<'a> GgufWeights<'a> {
@@ -147,6 +151,8 @@ impl<'a> GgufWeights<'a> {
             permuted,
             num_heads: config.num_heads,
             num_kv_heads: config.num_kv_heads,
+            spare: Vec::new(),
+            bytes: Vec::new(),
         })
     }
 }
@@ -249,8 +255,16 @@ impl WeightSource for GgufWeights<'_> {
                 ),
             ));
         }
-        let data = self.file.read_f32(&gname)?;
-        if let Some(bad) = data.iter().position(|v| !v.is_finite()) {
+        // Only matrices read into the spare buffer: a gain or a bias is kept by its layer,
+        // and would keep the spare's whole capacity with it.
+        let mut data = if shape.len() == 2 {
+            std::mem::take(&mut self.spare)
+        } else {
+            Vec::new()
+        };
+        self.file
+            .read_f32_into(&gname, &mut data, &mut self.bytes)?;
+        if let Some(bad) = first_non_finite(&data) {
             return Err(ModelError::tensor(
                 self.file.path(),
                 &gname,
@@ -271,6 +285,13 @@ impl WeightSource for GgufWeights<'_> {
             }
             _ => data,
         }))
+    }
+
+    fn recycle(&mut self, spare: Vec<f32>) {
+        // The largest buffer given back is kept: it holds any later tensor without growing.
+        if spare.capacity() > self.spare.capacity() {
+            self.spare = spare;
+        }
     }
 }
 

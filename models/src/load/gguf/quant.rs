@@ -140,12 +140,21 @@ const BLOCKS_PER_TASK: usize = 256;
 /// The work is split over rayon threads by fixed chunks of blocks, so the result does not
 /// depend on the number of threads.
 pub fn dequantize(ty: GgmlType, data: &[u8]) -> Option<Vec<f32>> {
-    let (block, bytes) = ty.block_layout()?;
+    let mut out = Vec::new();
+    dequantize_into(ty, data, &mut out).then_some(out)
+}
+
+/// [`dequantize`] into `out`, replacing what it held and resized to the tensor (a buffer
+/// reused across tensors keeps the pages it already has, where a fresh one would fault
+/// every page in again); `false` where [`dequantize`] gives `None`.
+pub(crate) fn dequantize_into(ty: GgmlType, data: &[u8], out: &mut Vec<f32>) -> bool {
+    let Some((block, bytes)) = ty.block_layout() else {
+        return false;
+    };
     if !data.len().is_multiple_of(bytes) {
-        return None;
+        return false;
     }
     let n_blocks = data.len() / bytes;
-    let mut out = vec![0.0f32; n_blocks * block];
     let kernel: fn(&[u8], &mut [f32]) = match ty {
         GgmlType::F32 => |b, y| y[0] = f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
         GgmlType::F16 => |b, y| y[0] = f16::from_le_bytes([b[0], b[1]]).to_f32(),
@@ -159,8 +168,10 @@ pub fn dequantize(ty: GgmlType, data: &[u8]) -> Option<Vec<f32>> {
         GgmlType::Q5K => q5_k,
         GgmlType::Q6K => q6_k,
         GgmlType::Q8K => q8_k,
-        GgmlType::Other(_) => return None,
+        GgmlType::Other(_) => return false,
     };
+    // Every element is written below: only a buffer that grows is filled first.
+    out.resize(n_blocks * block, 0.0);
     let per_task = BLOCKS_PER_TASK * block;
     out.par_chunks_mut(per_task)
         .zip(data.par_chunks(BLOCKS_PER_TASK * bytes))
@@ -169,7 +180,7 @@ pub fn dequantize(ty: GgmlType, data: &[u8]) -> Option<Vec<f32>> {
                 kernel(bb, yb);
             }
         });
-    Some(out)
+    true
 }
 
 fn half_at(b: &[u8], at: usize) -> f32 {

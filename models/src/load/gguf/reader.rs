@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use super::quant::{dequantize, GgmlType};
+use super::quant::{dequantize_into, GgmlType};
 use super::value::GgufValue;
 use crate::error::{ModelError, Result};
 
@@ -143,6 +143,19 @@ impl GgufFile {
     /// cannot be dequantized or a row that is not a whole number of blocks, and
     /// [`ModelError::Truncated`] when the data runs past the end of the file.
     pub fn read_f32(&self, name: &str) -> Result<Vec<f32>> {
+        let mut out = Vec::new();
+        self.read_f32_into(name, &mut out, &mut Vec::new())?;
+        Ok(out)
+    }
+
+    /// [`GgufFile::read_f32`] into `out`, reading the raw bytes through `bytes`: buffers a
+    /// loader reuses from one tensor to the next, so that pages already mapped serve again.
+    pub(crate) fn read_f32_into(
+        &self,
+        name: &str,
+        out: &mut Vec<f32>,
+        bytes: &mut Vec<u8>,
+    ) -> Result<()> {
         let info = self
             .tensor_info(name)
             .ok_or_else(|| ModelError::MissingTensor {
@@ -185,11 +198,19 @@ impl GgufFile {
         let mut file = File::open(&self.path).map_err(|e| ModelError::io(&self.path, e))?;
         file.seek(SeekFrom::Start(start))
             .map_err(|e| ModelError::io(&self.path, e))?;
-        let mut bytes = vec![0u8; size as usize];
-        file.read_exact(&mut bytes)
+        // `read_exact` overwrites every byte: only a buffer that grows is filled first.
+        bytes.resize(size as usize, 0);
+        file.read_exact(bytes)
             .map_err(|e| ModelError::io(&self.path, e))?;
-        dequantize(info.ty, &bytes)
-            .ok_or_else(|| ModelError::tensor(&self.path, name, "could not be dequantized"))
+        if dequantize_into(info.ty, bytes, out) {
+            Ok(())
+        } else {
+            Err(ModelError::tensor(
+                &self.path,
+                name,
+                "could not be dequantized",
+            ))
+        }
     }
 }
 
