@@ -12,6 +12,8 @@ use half::f16;
 use half::slice::HalfFloatSliceExt;
 use rayon::prelude::*;
 
+use super::host_matrix::gather_rows;
+
 /// Floats in one widened panel: 2 MiB, within a core's L2 cache on current CPUs.
 const PANEL_FLOATS: usize = 1 << 19;
 
@@ -80,23 +82,7 @@ impl HalfMatrix {
     /// The rows named by `ids` (token ids, checked against the vocabulary before any
     /// pass), widened: `[ids, cols]`.
     pub(crate) fn gather<B: Backend>(&self, ids: Tensor<B, 1, Int>) -> Tensor<B, 2> {
-        let device = ids.device();
-        let ids: Vec<i64> = ids
-            .into_data()
-            .convert::<i64>()
-            .to_vec()
-            .unwrap_or_default();
-        let mut out = vec![0.0f32; ids.len() * self.cols];
-        for (&id, row) in ids.iter().zip(out.chunks_exact_mut(self.cols)) {
-            // An id out of range cannot reach here (scoring checks ids against the
-            // vocabulary); were it to, the row stays NaN-free zeros rather than panicking.
-            if let Ok(i) = usize::try_from(id) {
-                if i < self.rows {
-                    self.row_into(i, row);
-                }
-            }
-        }
-        Tensor::from_data(TensorData::new(out, [ids.len(), self.cols]), &device)
+        gather_rows(ids, self.rows, self.cols, |i, row| self.row_into(i, row))
     }
 
     /// `x Mᵀ`: `[n, cols]` → `[n, rows]`, in f32.

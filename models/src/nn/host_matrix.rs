@@ -2,7 +2,7 @@
 //! ([`HalfMatrix`]) or 8-bit blocks ([`Int8Matrix`]).
 
 use burn::tensor::backend::Backend;
-use burn::tensor::{Int, Tensor};
+use burn::tensor::{Int, Tensor, TensorData};
 
 use super::half::HalfMatrix;
 use super::int8::Int8Matrix;
@@ -62,4 +62,30 @@ impl HostMatrix {
             Self::Int8(m) => m.gather(ids),
         }
     }
+}
+
+/// The rows named by `ids` of a `rows × cols` matrix whose row `i` `row_into` writes out in
+/// f32: `[ids, cols]`. Token ids are checked against the vocabulary before any pass; an id
+/// out of range, were one to reach here, leaves its row zeros rather than panicking.
+pub(super) fn gather_rows<B: Backend>(
+    ids: Tensor<B, 1, Int>,
+    rows: usize,
+    cols: usize,
+    row_into: impl Fn(usize, &mut [f32]),
+) -> Tensor<B, 2> {
+    let device = ids.device();
+    let ids: Vec<i64> = ids
+        .into_data()
+        .convert::<i64>()
+        .to_vec()
+        .unwrap_or_default();
+    let mut out = vec![0.0f32; ids.len() * cols];
+    for (&id, row) in ids.iter().zip(out.chunks_exact_mut(cols)) {
+        if let Ok(i) = usize::try_from(id) {
+            if i < rows {
+                row_into(i, row);
+            }
+        }
+    }
+    Tensor::from_data(TensorData::new(out, [ids.len(), cols]), &device)
 }

@@ -19,6 +19,8 @@ use burn::tensor::backend::Backend;
 use burn::tensor::{Int, Tensor, TensorData};
 use rayon::prelude::*;
 
+use super::host_matrix::gather_rows;
+
 /// Inputs per quantization block.
 const BLOCK: usize = 32;
 /// Output rows one vector of the kernel holds.
@@ -166,22 +168,7 @@ impl Int8Matrix {
     /// The rows named by `ids` (token ids, checked against the vocabulary before any
     /// pass), dequantized: `[ids, cols]`.
     pub(crate) fn gather<B: Backend>(&self, ids: Tensor<B, 1, Int>) -> Tensor<B, 2> {
-        let device = ids.device();
-        let ids: Vec<i64> = ids
-            .into_data()
-            .convert::<i64>()
-            .to_vec()
-            .unwrap_or_default();
-        let mut out = vec![0.0f32; ids.len() * self.cols];
-        for (&id, row) in ids.iter().zip(out.chunks_exact_mut(self.cols)) {
-            // As `HalfMatrix::gather`: an id out of range leaves zeros, never a panic.
-            if let Ok(i) = usize::try_from(id) {
-                if i < self.rows {
-                    self.row_into(i, row);
-                }
-            }
-        }
-        Tensor::from_data(TensorData::new(out, [ids.len(), self.cols]), &device)
+        gather_rows(ids, self.rows, self.cols, |i, row| self.row_into(i, row))
     }
 
     /// `x Mᵀ`: `[n, cols]` → `[n, rows]`.
