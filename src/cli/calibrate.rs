@@ -135,7 +135,10 @@ fn fit_w2s(episodes: &[Episode], policy: &PolicyArgs) -> anyhow::Result<(Calibra
     )
     .context("calibration failed")?;
     let alpha = fit.alpha.unwrap_or_default();
-    let curve: Vec<String> = (fit.alpha_curve.iter().flatten())
+    let curve: Vec<String> = fit
+        .alpha_curve
+        .iter()
+        .flatten()
         .map(|p| format!("{}: {:.4}", p.alpha, p.mean_log_likelihood))
         .collect();
     let mut what = format!(

@@ -20,9 +20,10 @@ pub const ALPHA_GRID: [f64; 11] = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.
 /// Fits α: `candidates` holds, for each α tried, the policy steered at it (in
 /// ascending α, usually one per [`ALPHA_GRID`] value); the α whose policy gives the
 /// correct options of `episodes` the highest mean log probability is kept, the smallest
-/// of equals (steering no further than the questions ask), with every α's in the curve. `beta` is the β the policies'
-/// hypotheses were proposed at and `settings` what defines their likelihood (the models,
-/// how they score, the pruning), both recorded with α, which only applies under them.
+/// of equals (steering no further than the questions ask), and every α's figure kept in
+/// the file's `alpha_curve`. `beta` is the β the policies' hypotheses were proposed at
+/// and `settings` what defines their likelihood (the models, how they score, the
+/// pruning), both recorded with α, which only applies under them.
 ///
 /// # Errors
 /// [`EngineError::InvalidParameter`] for no candidate or a non-finite α; the first error
