@@ -13,14 +13,14 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use bip::engine::generate::random_world;
-use bip::engine::rng::Rng;
 use bip::engine::{
     HypothesisConfig, Inference, LiveOptions, LiveSession, PlannerPolicy, Posterior,
 };
 use bip::episodes::import::virtualhome::{import, read_graph, ImportOptions};
 use bip::episodes::json::{AgentFile, EpisodeFile, FORMAT};
 use bip::episodes::{Action, Episode, Place, RoomId};
+use bip::lab::generate::random_world;
+use bip::lab::rng::Rng;
 
 /// Steps timed together at each checkpoint.
 const WINDOW: usize = 20;

@@ -3,11 +3,11 @@
 //!
 //! Run with `cargo run --release --example simulator [SEED]`.
 
-use bip::engine::generate::{random_world, simulate};
-use bip::engine::rng::Rng;
 use bip::engine::{Belief, HypothesisConfig, Inference, PlannerPolicy};
 use bip::episodes::json::{AgentFile, EpisodeFile, FORMAT};
 use bip::episodes::{ClassId, Episode, FurnitureKind, RoomId, State};
+use bip::lab::generate::{random_world, simulate};
+use bip::lab::rng::Rng;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seed = std::env::args()

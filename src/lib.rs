@@ -33,6 +33,7 @@
 
 pub use bip_engine as engine;
 pub use bip_episodes as episodes;
+pub use bip_lab as lab;
 pub use bip_models as models;
 pub use bip_themes as themes;
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use bip_engine::evaluation::Calibration;
+use bip_lab::evaluation::Calibration;
 
 mod heatmap;
 mod svg;
@@ -83,7 +83,7 @@ pub fn reliability_svg(calibration: &Calibration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bip_engine::evaluation::CalibrationBin;
+    use bip_lab::evaluation::CalibrationBin;
 
     #[test]
     fn diagram_has_one_point_per_bin() {

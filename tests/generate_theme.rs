@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use bip::engine::generate::theme_index;
 use bip::episodes::json::EpisodeFile;
+use bip::lab::generate::theme_index;
 use bip::themes::{builtins, Theme};
 
 use crate::util::{bip, root, TempDir};

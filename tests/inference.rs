@@ -1,8 +1,8 @@
 //! The library facade used as an embedding program would.
 
-use bip::engine::generate::{generate, GenerateOptions};
 use bip::engine::{hypotheses_at, infer_episode, BatchOptions, Inference, PlannerPolicy, Pruning};
 use bip::episodes::{Episode, Proposition};
+use bip::lab::generate::{generate, GenerateOptions};
 
 use crate::util::examples;
 

@@ -139,10 +139,7 @@ fn calibrate_fits_alpha_over_its_grid_and_infer_reads_it() {
         serde_json::from_str(&std::fs::read_to_string(&cal).expect("saved")).expect("json");
     assert_eq!(file["policy"], "w2s");
     let alpha = file["alpha"].as_f64().expect("an α");
-    assert!(
-        bip::engine::calibrate::ALPHA_GRID.contains(&alpha),
-        "{file}"
-    );
+    assert!(bip::lab::calibrate::ALPHA_GRID.contains(&alpha), "{file}");
     // Every α tried is kept with its fit, the fitted one the best of them.
     let curve: Vec<(f64, f64)> = file["alpha_curve"]
         .as_array()
@@ -154,7 +151,7 @@ fn calibrate_fits_alpha_over_its_grid_and_infer_reads_it() {
         })
         .collect();
     let tried: Vec<f64> = curve.iter().map(|p| p.0).collect();
-    assert_eq!(tried, bip::engine::calibrate::ALPHA_GRID, "{file}");
+    assert_eq!(tried, bip::lab::calibrate::ALPHA_GRID, "{file}");
     let best = file["mean_log_likelihood"].as_f64().expect("a number");
     assert!(curve.iter().all(|p| p.1 <= best), "{file}");
     assert!(curve.contains(&(alpha, best)), "{file}");

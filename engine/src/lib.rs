@@ -39,27 +39,18 @@
 mod answer;
 mod batch;
 mod belief;
-pub mod calibrate;
 mod cost;
 mod error;
-pub mod evaluation;
-pub mod generate;
 mod hypothesis;
 mod inference;
 mod live;
-pub mod logprob;
+mod logprob;
 pub mod nested;
-mod observer;
 mod policy;
 mod posterior;
 mod readings;
-pub mod report;
-pub mod rng;
 mod side_by_side;
 mod sightings;
-pub mod stats;
-pub mod study;
-pub mod variance;
 
 pub use answer::{answer, answer_from, Answer};
 pub use batch::{
@@ -74,7 +65,6 @@ pub use hypothesis::{
 };
 pub use inference::Inference;
 pub use live::{LiveOptions, LiveSession, SearchSets};
-pub use observer::RunObserver;
 pub use policy::lm::{
     ActionLikelihood, LmPolicy, PromptStyle, PromptTemplate, TextRequest, TextScore, TextScorer,
     TokenReduction,

@@ -3,8 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use bip::engine::report::EpisodeReport;
 use bip::engine::{infer_episode, BatchOptions};
+use bip::lab::report::EpisodeReport;
 
 use crate::convert::to_python;
 use crate::episode::Episode;

@@ -5,8 +5,8 @@ use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use bip::engine::report::HypothesisReport;
 use bip::engine::Posterior as Inner;
+use bip::lab::report::HypothesisReport;
 
 use crate::convert::to_python;
 

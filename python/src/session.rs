@@ -5,10 +5,10 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
-use bip::engine::report::QuestionReport;
 use bip::engine::{LiveOptions, LiveSession, Policy};
 use bip::episodes::json::{ActionFile, QuestionFile};
 use bip::episodes::{Action, FurnitureKind, Observation, Question};
+use bip::lab::report::QuestionReport;
 
 use crate::convert::{to_json, to_python};
 use crate::episode::Episode;

@@ -8,14 +8,14 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::engine::calibrate::{
-    fit_alpha, fit_beta, fit_lm_weight, CalibrationFile, ALPHA_GRID, LM_WEIGHT_RANGE,
-};
-use bip::engine::nested::fit_trust;
 use bip::engine::BatchOptions;
 use bip::engine::Policy;
 use bip::episodes::Episode;
 use bip::io::OutputSet;
+use bip::lab::calibrate::{
+    fit_alpha, fit_beta, fit_lm_weight, CalibrationFile, ALPHA_GRID, LM_WEIGHT_RANGE,
+};
+use bip::lab::nested::fit_trust;
 use bip::policy::PolicyKind;
 
 use super::nested::read_documents;

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use anyhow::bail;
 use clap::Args;
 
-use bip::engine::evaluation::{evaluate, risk_coverage_csv, EvaluateOptions};
 use bip::episodes::Story;
 use bip::io::to_jsonl;
+use bip::lab::evaluation::{evaluate, risk_coverage_csv, EvaluateOptions};
 use bip::plot::reliability_svg;
 
 use super::eval_outputs::EvalOutputs;
@@ -180,7 +180,7 @@ fn stories_run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bip::engine::evaluation::DEFAULT_ABSTAIN_MARGIN;
+    use bip::lab::evaluation::DEFAULT_ABSTAIN_MARGIN;
 
     #[test]
     fn default_margin_text_matches_the_library() {

@@ -11,9 +11,10 @@ use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use bip::engine::generate::{themed_with_truth, training_pairs, GenerateOptions, QuestionType};
-use bip::engine::{EngineError, PromptTemplate};
+use bip::engine::PromptTemplate;
 use bip::io::OutputSet;
+use bip::lab::generate::{themed_with_truth, training_pairs, GenerateOptions, QuestionType};
+use bip::lab::LabError;
 use bip::themes::{self, Theme};
 
 use super::output::Output;
@@ -174,7 +175,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 pub(super) fn write_in_chunks<T: Serialize + Send>(
     to: &mut dyn Write,
     n: usize,
-    make: impl Fn(usize) -> Result<Vec<T>, EngineError> + Sync,
+    make: impl Fn(usize) -> Result<Vec<T>, LabError> + Sync,
 ) -> io::Result<()> {
     for start in (0..n).step_by(CHUNK) {
         let made = (start..n.min(start + CHUNK))

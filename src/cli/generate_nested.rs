@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 
-use bip::engine::nested::generate::{generate_story, tell, NestedOptions};
 use bip::io::OutputSet;
+use bip::lab::nested::generate::{generate_story, tell, NestedOptions};
 
 use super::generate::{write_in_chunks, GenerateArgs, MAX_EPISODES};
 use super::output::Output;

@@ -7,9 +7,9 @@ use anyhow::Context;
 use clap::Args;
 
 use bip::engine::infer_episode;
-use bip::engine::report::{EpisodeReport, Report};
 use bip::episodes::AnyEpisode;
 use bip::io::{read_any_episodes, OutputSet};
+use bip::lab::report::{EpisodeReport, Report};
 
 use super::limits::Limits;
 use super::nested::{infer_reports, TrustArgs};

@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use bip::engine::variance::ItemFormat;
 use bip::episodes::import::mmtom::read_jsonl;
 use bip::episodes::Episode;
 use bip::io::read_episodes;
+use bip::lab::variance::ItemFormat;
 
 /// What the input files hold.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]

@@ -5,7 +5,8 @@ use anyhow::bail;
 use clap::Args;
 
 use bip::engine::{
-    BatchOptions, HypothesisConfig, Pruning, DEFAULT_MAX_BELIEF_VALUES, DEFAULT_MAX_HYPOTHESES,
+    BatchOptions, EngineError, HypothesisConfig, Pruning, DEFAULT_MAX_BELIEF_VALUES,
+    DEFAULT_MAX_HYPOTHESES,
 };
 use bip::episodes::limits::{
     set_max_places, set_max_readings, DEFAULT_MAX_PLACES, DEFAULT_MAX_READINGS,
@@ -111,6 +112,23 @@ fn size(text: &str) -> anyhow::Result<u64> {
     }
 }
 
+/// `error`, told which flag raises the limit it hit when it is one of the engine's limits
+/// (the engine's errors name no flags: its embedders have none).
+pub fn with_flag_hint(error: anyhow::Error) -> anyhow::Error {
+    let flag = error
+        .chain()
+        .find_map(|cause| match cause.downcast_ref::<EngineError>() {
+            Some(EngineError::TooManyHypotheses { .. }) => Some("--max-hypotheses"),
+            Some(EngineError::TooManyBeliefValues { .. }) => Some("--max-belief-values"),
+            _ => None,
+        });
+    match flag {
+        // Printed as the chain is (`{:#}`), the hint last.
+        Some(flag) => anyhow::anyhow!("{error:#} (raise it with {flag})"),
+        None => error,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,3 +143,4 @@ mod tests {
         }
     }
 }
+

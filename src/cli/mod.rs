@@ -104,6 +104,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     });
     match result {
         Err(e) if output::is_closed_pipe(&e) => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(limits::with_flag_hint(e)),
         other => other,
     }
 }

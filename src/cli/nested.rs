@@ -6,14 +6,15 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::engine::calibrate::CalibrationFile;
-use bip::engine::nested::{evaluate_stories, infer_story, story_report, Trust};
-use bip::engine::report::{EpisodeReport, Report};
+use bip::engine::nested::{infer_story, Trust};
 use bip::episodes::import::hitom::read_jsonl;
 use bip::episodes::import::tomi::read_tomi;
 use bip::episodes::import::ImportError;
 use bip::episodes::{AnyEpisode, Episode, Story};
 use bip::io::{read_any_episodes, read_input, to_jsonl};
+use bip::lab::calibrate::CalibrationFile;
+use bip::lab::nested::{evaluate_stories, story_report};
+use bip::lab::report::{EpisodeReport, Report};
 
 /// The trust of nested-belief inference.
 #[derive(Debug, Args)]

@@ -5,12 +5,12 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
 
-use bip::engine::calibrate::{CalibrationFile, LmSettings};
 use bip::engine::{
     check_beta, ActionLikelihood, HybridPolicy, Policy, PromptStyle, Pruning, TokenReduction,
     DEFAULT_BETA,
 };
 use bip::episodes::limits::number;
+use bip::lab::calibrate::{CalibrationFile, LmSettings};
 use bip::models::{Device, WeightStorage, DEFAULT_MAX_CONTEXT};
 use bip::policy::PolicyOptions;
 

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use bip::engine::variance::UnreadableRecord;
-use bip::engine::RunObserver;
+use bip::lab::variance::UnreadableRecord;
+use bip::lab::RunObserver;
 
 /// Follows a library run ([`RunObserver`]): counts finished episodes and redraws at most
 /// ten times a second.

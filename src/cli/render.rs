@@ -2,9 +2,9 @@
 
 use std::fmt::Write;
 
-use bip::engine::evaluation::Evaluation;
-use bip::engine::report::{QuestionReport, Report};
 use bip::episodes::{option_letter, Episode, Question};
+use bip::lab::evaluation::Evaluation;
+use bip::lab::report::{QuestionReport, Report};
 
 use super::render_lines::{
     accuracy_header, option_line, question_header, summary_line, verdict_line,

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use bip::engine::report::{QuestionReport, Report};
+use bip::lab::report::{QuestionReport, Report};
 
 /// A question's id, label, when it is asked (after so many `steps`) and its text.
 pub(super) fn question_header(

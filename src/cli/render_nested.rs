@@ -2,9 +2,9 @@
 
 use std::fmt::Write;
 
-use bip::engine::nested::{GroupAccuracy, StoryEvaluation};
-use bip::engine::report::Report;
 use bip::episodes::Story;
+use bip::lab::nested::{GroupAccuracy, StoryEvaluation};
+use bip::lab::report::Report;
 
 use super::render_lines::{
     accuracy_header, option_line, question_header, summary_line, verdict_line,

@@ -8,10 +8,11 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::engine::study::{StudyLayout, StudyReport};
-use bip::engine::variance::{Item, Shard, VarianceOptions};
-use bip::engine::{BatchOptions, EngineError};
+use bip::engine::BatchOptions;
 use bip::io::{file_stem, read_input};
+use bip::lab::study::{StudyLayout, StudyReport};
+use bip::lab::variance::{Item, Shard, VarianceOptions};
+use bip::lab::LabError;
 
 use super::input::InputFormat;
 use super::limits::Limits;
@@ -78,7 +79,7 @@ pub fn run(args: &StudyArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
     let names: Vec<String> = plan.cells.iter().map(|c| c.name.clone()).collect();
     match StudyReport::from_records(&layout, &names, &records, BOOTSTRAP_SEED) {
         Ok(report) => write_report(&report.with_replicates(&plan.groups), &plan, out)?,
-        Err(EngineError::IncompleteStudy { missing, total, .. }) if args.shard.is_some() => {
+        Err(LabError::IncompleteStudy { missing, total, .. }) if args.shard.is_some() => {
             note!(
                 "bip: {} done; {missing} of {total} results of the study are still missing \
                  (other shards): `bip study {name} --report-only` once every shard is in {}",

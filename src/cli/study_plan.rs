@@ -7,8 +7,9 @@ use anyhow::{anyhow, bail, Context};
 use clap::Parser;
 use serde::Deserialize;
 
-use bip::engine::study::Subset;
-use bip::engine::variance::compared_themes;
+use bip::lab::report::fnv1a;
+use bip::lab::study::Subset;
+use bip::lab::variance::compared_themes;
 use bip::themes::Theme;
 
 use super::input::InputFormat;
@@ -209,11 +210,4 @@ fn check_name(name: &str) -> anyhow::Result<()> {
         bail!("\"{name}\" is not a name of letters, digits, '-', '_' and '.'");
     }
     Ok(())
-}
-
-/// FNV-1a: a content hash stable across Rust versions.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }

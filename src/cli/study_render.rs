@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use bip::engine::study::{MeanSd, StudyReport};
 use bip::io::OutputSet;
+use bip::lab::study::{MeanSd, StudyReport};
 use bip::plot::variance_svg;
 
 use super::output::Output;

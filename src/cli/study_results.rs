@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use bip::engine::study::{parse_results, StudyHeader, StudyInfo, StudyRecord, STUDY_FORMAT};
-use bip::engine::variance::Shard;
-use bip::engine::EngineError;
 use bip::io::{read_input, AppendLog};
+use bip::lab::study::{parse_results, StudyHeader, StudyInfo, StudyRecord, STUDY_FORMAT};
+use bip::lab::variance::Shard;
+use bip::lab::LabError;
 
 /// The results file of `shard` (`None`: the whole run) in `out`.
 pub fn results_path(out: &Path, shard: Option<Shard>) -> PathBuf {
@@ -64,7 +64,7 @@ pub fn read_all(out: &Path, plan: &serde_json::Value) -> anyhow::Result<Vec<Stud
                 record.item.item.clone(),
             );
             if !seen.insert(key) {
-                return Err(EngineError::RepeatedRecord {
+                return Err(LabError::RepeatedRecord {
                     file: path.display().to_string(),
                     line,
                     item: format!("{} of policy {}", record.item.item, record.policy),
@@ -92,10 +92,10 @@ fn parse_lines(
     let file = path.display().to_string();
     let (header, records) = parse_results(&file, text)?;
     if header.study.format != STUDY_FORMAT {
-        return Err(EngineError::NoStudyHeader { file }.into());
+        return Err(LabError::NoStudyHeader { file }.into());
     }
     if let Some(field) = first_difference(&header.study.plan, plan) {
-        return Err(EngineError::OtherPlan { file, field }.into());
+        return Err(LabError::OtherPlan { file, field }.into());
     }
     Ok(records)
 }

@@ -7,11 +7,12 @@ use std::collections::HashSet;
 use anyhow::Context;
 use rayon::prelude::*;
 
-use bip::engine::study::{StudyLayout, StudyRecord, Unit};
-use bip::engine::variance::Shard;
-use bip::engine::{run_side_by_side, Policy, RunObserver};
+use bip::engine::{run_side_by_side, Policy};
 use bip::episodes::Episode;
 use bip::io::{to_jsonl, AppendLog};
+use bip::lab::study::{StudyLayout, StudyRecord, Unit};
+use bip::lab::variance::Shard;
+use bip::lab::RunObserver;
 
 use super::limits::Limits;
 use super::progress::Progress;

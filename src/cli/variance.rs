@@ -14,10 +14,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
-use bip::engine::variance::{
-    compared_themes, merge_shards, run_themes, Item, Shard, VarianceOptions,
-};
 use bip::io::{file_stem, read_input, to_jsonl};
+use bip::lab::variance::{compared_themes, merge_shards, run_themes, Item, Shard, VarianceOptions};
 
 use super::input::InputFormat;
 use super::limits::Limits;

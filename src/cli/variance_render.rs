@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use bip::engine::variance::VarianceReport;
 use bip::io::{OutputSet, Slot};
+use bip::lab::variance::VarianceReport;
 use bip::plot::variance_svg;
 
 use super::output::{check_svg, Output};

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use bip_engine::variance::VarianceReport;
+use bip_lab::variance::VarianceReport;
 
 use super::svg::{self, escape};
 

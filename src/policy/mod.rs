@@ -22,12 +22,12 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
-use bip_engine::calibrate::{LmSettings, Steering};
 use bip_engine::{
     ActionLikelihood, HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate,
     Pruning, TextScorer, TokenReduction, DEFAULT_BETA,
 };
 use bip_episodes::limits::number;
+use bip_lab::calibrate::{LmSettings, Steering};
 use bip_models::{
     Device, Endpoint, LoadOptions, ScoreCache, WeightStorage, DEFAULT_MAX_CONTEXT,
     MAX_CONTEXT_LIMIT, MAX_W2S_ALPHA,

@@ -4,22 +4,14 @@
 //! A [`NestedInference`] session takes a [`Story`](bip_episodes::Story)'s events one at
 //! a time and gives, for any chain of agents, a [`LocationBelief`] over where an object
 //! is (its rules are documented there); [`infer_story`] answers a story's questions from
-//! those beliefs, [`evaluate_stories`] scores them, and [`fit_trust`] fits the one
-//! parameter, the [`Trust`] that weighs testimony. [`generate`] makes stories with
-//! ground truth from simulated agents.
+//! those beliefs, weighing testimony by a [`Trust`].
 
 mod batch;
 mod belief;
-mod calibrate;
-mod evaluate;
-pub mod generate;
 mod session;
 mod trust;
 
-pub use crate::evaluation::GroupAccuracy;
 pub use batch::{infer_stories, infer_story, StoryInference};
 pub use belief::LocationBelief;
-pub use calibrate::{fit_trust, trust_log_likelihood};
-pub use evaluate::{evaluate_stories, story_predictions, story_report, StoryEvaluation, StoryRun};
 pub use session::{Chain, NestedInference};
 pub use trust::{Trust, DEFAULT_TRUST, TRUST_RANGE};

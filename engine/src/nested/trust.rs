@@ -16,7 +16,7 @@ use crate::error::EngineError;
 /// - A speaker's own belief never changes by what it says.
 ///
 /// τ is fitted, not set by hand: `bip calibrate` on generated stories maximises the mean
-/// log probability of the simulated agents' true beliefs ([`fit_trust`](super::fit_trust));
+/// log probability of the simulated agents' true beliefs (`fit_trust` of the lab crate, `bip-lab`);
 /// [`DEFAULT_TRUST`] is the value it found.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Trust {

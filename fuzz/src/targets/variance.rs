@@ -3,7 +3,7 @@
 
 use std::io;
 
-use bip_engine::variance::merge_shards;
+use bip_lab::variance::merge_shards;
 
 use super::{signature, Scratch, Target};
 
