@@ -254,7 +254,7 @@ fn hostile_files_are_refused_with_their_cause_named() {
 fn a_room_of_a_thousand_containers_is_answered() {
     let d = TempDir::new();
     let path = d.write("room1000.json", &one_room(1_000));
-    // Its cost is measured, not asserted here: README, "Untrusted input and outputs".
+    // Its cost is measured, not asserted here: docs/results.md, "Large rooms".
     let output = bip([
         "infer".as_ref(),
         path.as_os_str(),

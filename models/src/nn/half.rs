@@ -1,6 +1,6 @@
 //! Weights held as f16 on the host and multiplied in f32, a panel of output columns at a
 //! time: half the memory of f32 weights on the CPU backend, for the cost of widening every
-//! weight once a pass (on a 1.5B model, 0.5 to 0.8 times the f32 rate: README).
+//! weight once a pass (on a 1.5B model, 0.5 to 0.8 times the f32 rate: docs/results.md, "Weight storage").
 //!
 //! A panel's weights are widened into a buffer small enough to stay in cache, and the
 //! backend's f32 product runs on it, so activations and sums stay f32; only each weight

@@ -7,7 +7,7 @@
 //! only its two scales are floats: `y[t][o] = Σ_b xs[t][b] · ws[o][b] · Σ_i xq[t][i] wq[o][i]`
 //! over the inputs `i` of block `b`. Rounding both sides to 8 bits moves a product by a
 //! few parts in a thousand of its terms' size, far less than a 4- or 5-bit file's own
-//! quantization (README, "Weight storage").
+//! quantization (docs/policies-and-models.md, "Weight storage").
 //!
 //! Layout: output rows in groups of [`LANES`], each group stored block by block and, in a
 //! block, four inputs of every row of the group side by side (`[group][block][step][row][4]`),

@@ -1,6 +1,6 @@
 //! The answer Sally–Anne logic gives, written as plainly as possible, to say which of a
 //! benchmark's labels follow it: a label that departs from it is reported as such (see
-//! the README's ToMi section). Inference never calls this; it is a second, independent
+//! docs/readers.md, "ToMi stories"). Inference never calls this; it is a second, independent
 //! statement of the rules the engine implements with beliefs.
 //!
 //! An agent sees what happens in the room it is in, and where everything in a room is
