@@ -233,3 +233,47 @@ fn a_full_standard_output_is_an_error_naming_it() {
     assert!(stderr.contains("standard output"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// Each flag that takes a name accepts exactly the names of the library's option, and a
+/// wrong name is refused with that list.
+#[test]
+fn named_flags_take_exactly_the_librarys_names() {
+    use bip::engine::{ActionLikelihood, Named, PromptStyle, TokenReduction};
+    use bip::policy::PolicyKind;
+
+    fn names<T: Named>() -> Vec<&'static str> {
+        T::VALUES.iter().map(|(_, name, _)| *name).collect()
+    }
+    let example = examples()[0].clone().into_os_string();
+    let infer = |flag: &str, value: &str| {
+        bip([
+            "infer".into(),
+            example.clone(),
+            flag.into(),
+            value.into(),
+            "--model".into(),
+            "/no/such/model.gguf".into(),
+        ])
+    };
+    let flags = [
+        ("--policy", names::<PolicyKind>()),
+        ("--lm-score", names::<TokenReduction>()),
+        ("--lm-likelihood", names::<ActionLikelihood>()),
+        ("--prompt-style", names::<PromptStyle>()),
+    ];
+    for (flag, names) in flags {
+        for name in &names {
+            let out = infer(flag, name);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!stderr.contains("invalid value"), "{flag} {name}: {stderr}");
+        }
+        let out = infer(flag, "nonesuch");
+        assert_eq!(out.status.code(), Some(2), "{flag} nonesuch");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let listed = format!("[possible values: {}]", names.join(", "));
+        assert!(stderr.contains(&listed), "{flag}: {stderr}");
+    }
+    // The planner needs no model: the LM flags are accepted and the example answered.
+    let planner = infer("--lm-likelihood", "choice");
+    assert!(planner.status.success(), "{planner:?}");
+}

@@ -45,6 +45,7 @@ mod hypothesis;
 mod inference;
 mod live;
 mod logprob;
+mod named;
 pub mod nested;
 mod policy;
 mod posterior;
@@ -65,6 +66,7 @@ pub use hypothesis::{
 };
 pub use inference::Inference;
 pub use live::{LiveOptions, LiveSession, SearchSets};
+pub use named::{Named, UnknownName};
 pub use policy::lm::{
     ActionLikelihood, LmPolicy, PromptStyle, PromptTemplate, TextRequest, TextScore, TextScorer,
     TokenReduction,

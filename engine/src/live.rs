@@ -11,6 +11,7 @@ use crate::batch::{proposal, Pruning};
 use crate::error::EngineError;
 use crate::hypothesis::{search_sets, HypothesisConfig, InitialBelief};
 use crate::inference::Core;
+use crate::named::{named_impls, Named};
 use crate::policy::{PlannerPolicy, Policy};
 use crate::posterior::Posterior;
 
@@ -34,6 +35,25 @@ pub enum SearchSets {
     /// every step costs the same.
     None,
 }
+
+impl Named for SearchSets {
+    const WHAT: &'static str = "source of search sets";
+    const VALUES: &'static [(Self, &'static str, &'static str)] = &[
+        (Self::Pushed, "pushed", "Read off the actions pushed so far"),
+        (
+            Self::Episode,
+            "episode",
+            "Read off the episode's own actions, once",
+        ),
+        (
+            Self::None,
+            "none",
+            "None: the uninformed and \"it is at X\" beliefs only",
+        ),
+    ];
+}
+
+named_impls!(SearchSets);
 
 /// Settings of a [`LiveSession`].
 #[derive(Debug, Clone, Default)]

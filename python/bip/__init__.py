@@ -35,6 +35,7 @@ from ._bip import (
     __version__,
     import_mmtom,
     infer,
+    option_names,
 )
 
 __all__ = [
@@ -49,4 +50,5 @@ __all__ = [
     "__version__",
     "import_mmtom",
     "infer",
+    "option_names",
 ]

@@ -16,6 +16,9 @@ ActionLike = Union[str, Mapping[str, Any]]
 
 PolicyName = Literal["planner", "lm", "w2s", "hybrid"]
 SearchSets = Literal["pushed", "episode", "none"]
+LmScore = Literal["mean", "sum"]
+LmLikelihood = Literal["text", "choice"]
+PromptStyleName = Literal["bip", "bip-alm"]
 
 class BipError(Exception):
     """Every error bip raises; the message is the ``bip`` command's."""
@@ -107,6 +110,11 @@ def import_mmtom(record: JsonDocument, index: int = 1) -> Episode:
     """Reads one MMToM-QA text question (a JSONL record as a ``dict`` or a line) into an
     episode, as ``bip import mmtom`` does; assumptions made are in ``notes``."""
 
+def option_names() -> dict[str, list[str]]:
+    """Every option that takes a name, by keyword (``policy`` for the policy argument),
+    with the names it takes: the ones ``bip infer``'s flags take, read from the library's
+    one table of each option's names."""
+
 def infer(
     episode: Episode,
     policy: PolicyName = "planner",
@@ -122,9 +130,9 @@ def infer(
     naive: Optional[str] = None,
     alpha: float = 1.0,
     device: str = "cpu",
-    lm_score: Literal["mean", "sum"] = "mean",
-    lm_likelihood: Literal["text", "choice"] = "text",
-    prompt_style: Literal["bip", "bip-alm"] = "bip",
+    lm_score: LmScore = "mean",
+    lm_likelihood: LmLikelihood = "text",
+    prompt_style: PromptStyleName = "bip",
     prompt_observations: bool = False,
     planner_weight: float = 1.0,
     lm_weight: float = 1.0,
@@ -198,9 +206,9 @@ class Session:
         naive: Optional[str] = None,
         alpha: float = 1.0,
         device: str = "cpu",
-        lm_score: Literal["mean", "sum"] = "mean",
-        lm_likelihood: Literal["text", "choice"] = "text",
-        prompt_style: Literal["bip", "bip-alm"] = "bip",
+        lm_score: LmScore = "mean",
+        lm_likelihood: LmLikelihood = "text",
+        prompt_style: PromptStyleName = "bip",
         prompt_observations: bool = False,
         planner_weight: float = 1.0,
         lm_weight: float = 1.0,

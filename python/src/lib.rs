@@ -18,7 +18,7 @@ mod convert;
 pub mod episode;
 pub mod error;
 pub mod infer;
-mod options;
+pub mod options;
 pub mod posterior;
 pub mod session;
 
@@ -34,6 +34,8 @@ mod _bip {
     use super::error::{BipError, EpisodeError, ImpossibleAction, InferenceError, PolicyError};
     #[pymodule_export]
     use super::infer::infer;
+    #[pymodule_export]
+    use super::options::option_names;
     #[pymodule_export]
     use super::posterior::Posterior;
     #[pymodule_export]

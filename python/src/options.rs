@@ -1,12 +1,15 @@
 //! Keyword arguments into the library's options: which policy, and the hypothesis space.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use bip::engine::{ActionLikelihood, HypothesisConfig, PromptStyle, SearchSets, TokenReduction};
+use bip::engine::{
+    ActionLikelihood, HypothesisConfig, Named, PromptStyle, SearchSets, TokenReduction,
+};
 use bip::policy::{PolicyKind, PolicyOptions};
 
 use crate::error;
@@ -38,7 +41,8 @@ pub(crate) const POLICY_KEYWORDS: [&str; 18] = [
 ///
 /// # Errors
 /// `TypeError` for a keyword that is not a policy option or a value of the wrong type;
-/// `bip.PolicyError` for a policy name, device, score or prompt style bip does not know.
+/// `bip.PolicyError` for a policy name, device, score, likelihood, prompt style or weight
+/// storage bip does not know.
 pub(crate) fn policy_options(
     policy: &str,
     kwargs: Option<&Bound<'_, PyDict>>,
@@ -61,12 +65,6 @@ pub(crate) fn policy_options(
 
 /// Sets option `key` to `value`.
 fn set(options: &mut PolicyOptions, key: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-    let unknown = |what: &str, allowed: &str| {
-        let text: String = value.str().map(|s| s.to_string()).unwrap_or_default();
-        error::PolicyError::new_err(format!(
-            "{key} = \"{text}\": not a {what} bip knows (expected {allowed})"
-        ))
-    };
     match key {
         "beta" => options.beta = value.extract()?,
         "model" => options.model = value.extract()?,
@@ -80,27 +78,9 @@ fn set(options: &mut PolicyOptions, key: &str, value: &Bound<'_, PyAny>) -> PyRe
             let text: String = value.extract()?;
             options.device = text.parse().map_err(|e| error::policy(&e))?;
         }
-        "lm_score" => {
-            options.reduction = match value.extract::<String>()?.as_str() {
-                "mean" => TokenReduction::Mean,
-                "sum" => TokenReduction::Sum,
-                _ => return Err(unknown("score", "mean or sum")),
-            }
-        }
-        "lm_likelihood" => {
-            options.likelihood = match value.extract::<String>()?.as_str() {
-                "text" => ActionLikelihood::Text,
-                "choice" => ActionLikelihood::Choice,
-                _ => return Err(unknown("likelihood", "text or choice")),
-            }
-        }
-        "prompt_style" => {
-            options.style = match value.extract::<String>()?.as_str() {
-                "bip" => PromptStyle::Bip,
-                "bip-alm" | "bip_alm" => PromptStyle::BipAlm,
-                _ => return Err(unknown("prompt style", "bip or bip-alm")),
-            }
-        }
+        "lm_score" => options.reduction = named(key, value)?,
+        "lm_likelihood" => options.likelihood = named(key, value)?,
+        "prompt_style" => options.style = named(key, value)?,
         "prompt_observations" => options.prompt_observations = value.extract()?,
         "planner_weight" => options.planner_weight = value.extract()?,
         "lm_weight" => options.lm_weight = value.extract()?,
@@ -120,19 +100,38 @@ fn set(options: &mut PolicyOptions, key: &str, value: &Bound<'_, PyAny>) -> PyRe
     Ok(())
 }
 
-/// `search_sets` by name: `pushed`, `episode` or `none`.
+/// `search_sets` by name ([`SearchSets`]'s).
 ///
 /// # Errors
 /// `ValueError` for another name.
 pub(crate) fn search_sets(name: &str) -> PyResult<SearchSets> {
-    match name {
-        "pushed" => Ok(SearchSets::Pushed),
-        "episode" => Ok(SearchSets::Episode),
-        "none" => Ok(SearchSets::None),
-        _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "search_sets = \"{name}\": expected \"pushed\", \"episode\" or \"none\""
-        ))),
+    SearchSets::from_name(&name.replace('_', "-"))
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("search_sets: {e}")))
+}
+
+/// The value of keyword `key` that names one of `T`'s values: its name as the command
+/// line spells it, or with `_` for `-` (`bip_alm`), as Python spells names.
+fn named<T: Named>(key: &str, value: &Bound<'_, PyAny>) -> PyResult<T> {
+    let text: String = value.extract()?;
+    T::from_name(&text.replace('_', "-"))
+        .map_err(|e| error::PolicyError::new_err(format!("{key}: {e}")))
+}
+
+/// Every option that takes a name, by keyword (`policy` for the policy argument), with
+/// the names it takes: the ones ``bip infer``'s flags take, read from the library's one
+/// table of each option's names.
+#[pyfunction]
+pub fn option_names() -> BTreeMap<&'static str, Vec<&'static str>> {
+    fn names<T: Named>() -> Vec<&'static str> {
+        T::VALUES.iter().map(|(_, name, _)| *name).collect()
     }
+    BTreeMap::from([
+        ("policy", names::<PolicyKind>()),
+        ("lm_score", names::<TokenReduction>()),
+        ("lm_likelihood", names::<ActionLikelihood>()),
+        ("prompt_style", names::<PromptStyle>()),
+        ("search_sets", names::<SearchSets>()),
+    ])
 }
 
 /// The hypothesis space's settings, before search sets.

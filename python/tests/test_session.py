@@ -138,11 +138,11 @@ def test_errors_are_exceptions_with_bips_messages() -> None:
         session.push("jump")
     with pytest.raises(bip.PolicyError, match="invalid beta: beta = -1"):
         bip.Session(episode, beta=-1.0)
-    with pytest.raises(bip.PolicyError, match='unknown policy "oracle"'):
+    with pytest.raises(bip.PolicyError, match='"oracle" is not a policy bip knows'):
         bip.Session(episode, "oracle")
     with pytest.raises(bip.PolicyError, match="no such model file"):
         bip.Session(episode, "lm", model="/no/such/model.gguf")
-    with pytest.raises(bip.PolicyError, match='lm_likelihood = "softmax": not a likelihood'):
+    with pytest.raises(bip.PolicyError, match='lm_likelihood: "softmax" is not a likelihood'):
         bip.Session(episode, "lm", lm_likelihood="softmax")
     with pytest.raises(TypeError, match="unexpected keyword argument 'betta'"):
         bip.Session(episode, betta=2.0)

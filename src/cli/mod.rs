@@ -13,6 +13,7 @@ mod infer;
 mod input;
 mod limits;
 mod lm;
+mod named;
 mod nested;
 mod output;
 mod policy;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context};
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use bip::engine::{
     check_beta, ActionLikelihood, HybridPolicy, Policy, PromptStyle, Pruning, TokenReduction,
@@ -12,57 +12,18 @@ use bip::engine::{
 use bip::episodes::limits::number;
 use bip::lab::calibrate::{CalibrationFile, LmSettings};
 use bip::models::{Device, WeightStorage, DEFAULT_MAX_CONTEXT};
-use bip::policy::PolicyOptions;
+use bip::policy::{PolicyKind, PolicyOptions};
 
 use super::lm;
+use super::named::NamedParser;
 use super::policy_error::flag_error;
 use super::scoring::ScoringArgs;
-
-/// Which model of the agent scores its actions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PolicyKind {
-    /// Symbolic Boltzmann-rational belief-space planner (no weights).
-    Planner,
-    /// A causal language model scores each action's text (BIP-ALM's way).
-    Lm,
-    /// Weak-to-strong: a large LM steered by a small expert against its naive twin.
-    W2s,
-    /// Product of the planner and a language model (weights --planner-weight, --lm-weight).
-    Hybrid,
-}
-
-/// How the LM turns an action's token log-probabilities into one score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ReductionArg {
-    /// Mean per token (BIP-ALM).
-    Mean,
-    /// Sum: the whole text's log-probability.
-    Sum,
-}
-
-/// What an action's LM score is a probability of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LikelihoodArg {
-    /// The action's text after the prompt (BIP-ALM).
-    Text,
-    /// The action among the step's possible actions.
-    Choice,
-}
-
-/// Wording of the LM prompts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum StyleArg {
-    /// bip's plain-English lines.
-    Bip,
-    /// BIP-ALM's `state:` / `goal:` / `belief:` / `action:` fields.
-    BipAlm,
-}
 
 /// Policy flags.
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
     /// Model of the agent.
-    #[arg(long, value_enum, default_value_t = PolicyKind::Planner)]
+    #[arg(long, value_parser = NamedParser::<PolicyKind>::new(), default_value_t = PolicyKind::Planner)]
     policy: PolicyKind,
     /// Rationality of the planner: 0 acts at random, larger is closer to optimal
     /// (default 3, or the calibrated value).
@@ -103,15 +64,15 @@ pub struct PolicyArgs {
     #[arg(long, default_value_t = Device::Cpu)]
     device: Device,
     /// How token log-probabilities become an action's score.
-    #[arg(long, value_enum, default_value_t = ReductionArg::Mean)]
-    lm_score: ReductionArg,
+    #[arg(long, value_parser = NamedParser::<TokenReduction>::new(), default_value_t = TokenReduction::Mean)]
+    lm_score: TokenReduction,
     /// What an action's LM score is a probability of: `text` (its text after the prompt,
     /// BIP-ALM's) or `choice` (normalised over every action possible at the step).
-    #[arg(long, value_enum, default_value_t = LikelihoodArg::Text)]
-    lm_likelihood: LikelihoodArg,
+    #[arg(long, value_parser = NamedParser::<ActionLikelihood>::new(), default_value_t = ActionLikelihood::Text)]
+    lm_likelihood: ActionLikelihood,
     /// Wording of the LM prompts.
-    #[arg(long, value_enum, default_value_t = StyleArg::Bip)]
-    prompt_style: StyleArg,
+    #[arg(long, value_parser = NamedParser::<PromptStyle>::new(), default_value_t = PromptStyle::Bip)]
+    prompt_style: PromptStyle,
     /// LM prompts also say what the agent has seen so far (containers looked into and
     /// what was inside, surfaces holding something).
     #[arg(long)]
@@ -153,18 +114,9 @@ impl PolicyArgs {
             expert_adapter: self.expert_adapter.clone(),
             naive: self.naive.clone(),
             device: self.device,
-            reduction: match self.lm_score {
-                ReductionArg::Mean => TokenReduction::Mean,
-                ReductionArg::Sum => TokenReduction::Sum,
-            },
-            likelihood: match self.lm_likelihood {
-                LikelihoodArg::Text => ActionLikelihood::Text,
-                LikelihoodArg::Choice => ActionLikelihood::Choice,
-            },
-            style: match self.prompt_style {
-                StyleArg::Bip => PromptStyle::Bip,
-                StyleArg::BipAlm => PromptStyle::BipAlm,
-            },
+            reduction: self.lm_score,
+            likelihood: self.lm_likelihood,
+            style: self.prompt_style,
             prompt_observations: self.prompt_observations,
             planner_weight: self.planner_weight,
             prune_to: self.prune_to,
@@ -239,13 +191,8 @@ impl PolicyArgs {
     }
 
     /// The kind of policy asked for.
-    pub fn kind(&self) -> bip::policy::PolicyKind {
-        match self.policy {
-            PolicyKind::Planner => bip::policy::PolicyKind::Planner,
-            PolicyKind::Lm => bip::policy::PolicyKind::Lm,
-            PolicyKind::W2s => bip::policy::PolicyKind::W2s,
-            PolicyKind::Hybrid => bip::policy::PolicyKind::Hybrid,
-        }
+    pub fn kind(&self) -> PolicyKind {
+        self.policy
     }
 
     /// β, the hybrid's LM weight and α from the flags, --calibration or the defaults; β

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use bip_engine::EngineError;
+use bip_engine::{EngineError, UnknownName};
 use bip_models::ModelError;
 
 /// Why a policy could not be built.
@@ -12,12 +12,9 @@ use bip_models::ModelError;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PolicyError {
-    /// A policy name that is none of `planner`, `lm`, `w2s`, `hybrid`.
-    #[error("unknown policy \"{name}\": expected planner, lm, w2s or hybrid")]
-    UnknownKind {
-        /// The name given.
-        name: String,
-    },
+    /// A policy name that is none of [`PolicyKind`](super::PolicyKind)'s.
+    #[error(transparent)]
+    UnknownKind(UnknownName),
     /// β is out of range.
     #[error("invalid beta")]
     Beta(#[source] EngineError),

@@ -23,8 +23,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use bip_engine::{
-    ActionLikelihood, HybridPolicy, LmPolicy, PlannerPolicy, Policy, PromptStyle, PromptTemplate,
-    Pruning, TextScorer, TokenReduction, DEFAULT_BETA,
+    ActionLikelihood, HybridPolicy, LmPolicy, Named, PlannerPolicy, Policy, PromptStyle,
+    PromptTemplate, Pruning, TextScorer, TokenReduction, DEFAULT_BETA,
 };
 use bip_episodes::limits::number;
 use bip_lab::calibrate::{LmSettings, Steering};
@@ -58,19 +58,30 @@ pub enum PolicyKind {
     Hybrid,
 }
 
-impl PolicyKind {
-    /// Every kind, in the order of [`PolicyKind::name`]'s names.
-    pub const ALL: [PolicyKind; 4] = [Self::Planner, Self::Lm, Self::W2s, Self::Hybrid];
-
-    /// The kind's name: `planner`, `lm`, `w2s` or `hybrid`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Planner => "planner",
-            Self::Lm => "lm",
-            Self::W2s => "w2s",
-            Self::Hybrid => "hybrid",
-        }
-    }
+impl Named for PolicyKind {
+    const WHAT: &'static str = "policy";
+    const VALUES: &'static [(Self, &'static str, &'static str)] = &[
+        (
+            Self::Planner,
+            "planner",
+            "Symbolic Boltzmann-rational belief-space planner (no weights)",
+        ),
+        (
+            Self::Lm,
+            "lm",
+            "A causal language model scores each action's text (BIP-ALM's way)",
+        ),
+        (
+            Self::W2s,
+            "w2s",
+            "Weak-to-strong: a large LM steered by a small expert against its naive twin",
+        ),
+        (
+            Self::Hybrid,
+            "hybrid",
+            "Product of the planner and a language model (weights --planner-weight, --lm-weight)",
+        ),
+    ];
 }
 
 impl fmt::Display for PolicyKind {
@@ -83,12 +94,7 @@ impl FromStr for PolicyKind {
     type Err = PolicyError;
 
     fn from_str(s: &str) -> Result<Self, PolicyError> {
-        Self::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| PolicyError::UnknownKind {
-                name: s.to_string(),
-            })
+        Self::from_name(s).map_err(PolicyError::UnknownKind)
     }
 }
 

@@ -9,12 +9,12 @@
 
 use bip_episodes::Action;
 
+use crate::named::{named_impls, Named};
 use crate::policy::planner::log_choice;
 use crate::policy::Situation;
 
 /// What the LM policy's log P(action | goal, state, belief) is a probability of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ActionLikelihood {
     /// The action's text after the prompt (BIP-ALM's choice).
     #[default]
@@ -25,6 +25,24 @@ pub enum ActionLikelihood {
     /// shared: the actions' texts begin alike and run as one token tree per prompt.
     Choice,
 }
+
+impl Named for ActionLikelihood {
+    const WHAT: &'static str = "likelihood";
+    const VALUES: &'static [(Self, &'static str, &'static str)] = &[
+        (
+            Self::Text,
+            "text",
+            "The action's text after the prompt (BIP-ALM)",
+        ),
+        (
+            Self::Choice,
+            "choice",
+            "The action among the step's possible actions",
+        ),
+    ];
+}
+
+named_impls!(ActionLikelihood);
 
 /// The actions whose scores an action's likelihood needs at `situation`: the action alone
 /// for [`ActionLikelihood::Text`], every possible action (the action first) for

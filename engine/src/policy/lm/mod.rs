@@ -25,10 +25,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use bip_episodes::Action;
 
 use super::{Policy, PolicyFailure, PolicyWork, Situation};
+use crate::named::{named_impls, Named};
 
 /// How the per-token log-probabilities of an action's text become its log-likelihood.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TokenReduction {
     /// Their mean (BIP-ALM's choice): long and short action names compete evenly.
     #[default]
@@ -36,6 +36,16 @@ pub enum TokenReduction {
     /// Their sum: the probability of the whole text.
     Sum,
 }
+
+impl Named for TokenReduction {
+    const WHAT: &'static str = "score";
+    const VALUES: &'static [(Self, &'static str, &'static str)] = &[
+        (Self::Mean, "mean", "Mean per token (BIP-ALM)"),
+        (Self::Sum, "sum", "Sum: the whole text's log-probability"),
+    ];
+}
+
+named_impls!(TokenReduction);
 
 impl TokenReduction {
     fn apply(self, logprobs: &[f64]) -> f64 {

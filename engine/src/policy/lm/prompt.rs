@@ -11,12 +11,12 @@
 use bip_episodes::{Action, ClassId, FurnitureId, FurnitureKind, Place, State, World};
 
 use crate::belief::Belief;
+use crate::named::{named_impls, Named};
 use crate::policy::Situation;
 use crate::sightings::Sightings;
 
 /// Which wording to use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PromptStyle {
     /// bip's own: a short instruction, then "Rooms:", "Now:", "Goal:", "Belief:" and
     /// "Next action:" lines in plain English.
@@ -27,15 +27,19 @@ pub enum PromptStyle {
     BipAlm,
 }
 
-impl PromptStyle {
-    /// The style's name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            PromptStyle::Bip => "bip",
-            PromptStyle::BipAlm => "bip-alm",
-        }
-    }
+impl Named for PromptStyle {
+    const WHAT: &'static str = "prompt style";
+    const VALUES: &'static [(Self, &'static str, &'static str)] = &[
+        (Self::Bip, "bip", "bip's plain-English lines"),
+        (
+            Self::BipAlm,
+            "bip-alm",
+            "BIP-ALM's `state:` / `goal:` / `belief:` / `action:` fields",
+        ),
+    ];
 }
+
+named_impls!(PromptStyle);
 
 /// A prompt template: renders situations and actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
