@@ -495,3 +495,62 @@ fn a_grid_killed_mid_run_resumes_without_scoring_any_question_twice() {
     );
     assert_eq!(without_cost(report(&killed)), without_cost(report(&whole)));
 }
+
+/// `--cells` runs some cells now, while what a later cell needs (here its calibration
+/// file) is still being made; the plan run whole afterwards answers only the rest.
+#[test]
+fn cells_run_now_while_a_later_cell_waits_for_its_calibration() {
+    let dir = TempDir::new();
+    let input = root().join("tests/data/mmtom-sample.jsonl");
+    let out = dir.path().join("run");
+    let calibration = dir.path().join("later.json");
+    let cells = format!(
+        "[[policy]]\nname = \"planner\"\n[[policy]]\nname = \"fitted\"\nargs = [\"--calibration\", {:?}]\n",
+        calibration.to_string_lossy()
+    );
+    let text = plan(
+        &input.to_string_lossy(),
+        "mmtom",
+        "[\"apartment\"]",
+        &out.to_string_lossy(),
+        "",
+        &cells,
+    );
+    let file = dir.write("plan.toml", &text);
+    let file = file.to_string_lossy();
+    // Run whole, the plan is refused before anything is answered: the file is missing.
+    let whole = bip(["study", &file]);
+    assert_eq!(whole.status.code(), Some(2));
+    assert!(
+        stderr_of(&whole).contains("later.json"),
+        "{}",
+        stderr_of(&whole)
+    );
+    assert!(!out.join("results.jsonl").exists());
+    let unknown = bip(["study", &file, "--cells", "planner,nonesuch"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr_of(&unknown).contains("\"nonesuch\" is not a cell"));
+    let now = bip(["study", &file, "--cells", "planner"]);
+    assert!(now.status.success(), "{}", stderr_of(&now));
+    assert!(
+        stderr_of(&now).contains("still missing"),
+        "{}",
+        stderr_of(&now)
+    );
+    assert!(!out.join("report.json").exists());
+    let answered = records(&out.join("results.jsonl"));
+    assert!(!answered.is_empty());
+    assert!(answered.iter().all(|r| r["policy"] == "planner"));
+    // The calibration is made (β = 0.5); the whole plan now answers the other cell only.
+    std::fs::write(
+        &calibration,
+        r#"{"format": "bip-calibration/1", "policy": "planner", "beta": 0.5, "mean_log_likelihood": -0.5, "questions": 10}"#,
+    )
+    .expect("write");
+    let rest = bip(["study", &file]);
+    assert!(rest.status.success(), "{}", stderr_of(&rest));
+    let all = records(&out.join("results.jsonl"));
+    assert_eq!(all.len(), 2 * answered.len());
+    assert_eq!(&all[..answered.len()], &answered[..]);
+    assert!(out.join("report.json").is_file());
+}

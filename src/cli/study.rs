@@ -38,11 +38,21 @@ pub struct StudyArgs {
     /// (each shard's, copied there), refusing an incomplete set.
     #[arg(long)]
     report_only: bool,
+    /// Run only these cells (names, comma-separated), into the same results file: the
+    /// other cells' files (adapters, calibrations) need not exist yet, and the report
+    /// waits until every cell is in.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "NAMES",
+        conflicts_with = "report_only"
+    )]
+    cells: Vec<String>,
 }
 
 /// Runs `bip study`.
 pub fn run(args: &StudyArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let plan = Plan::load(&args.plan)?;
+    let plan = Plan::load(&args.plan, &args.cells)?;
     let name = plan.path.display().to_string();
     let text = read_input(&plan.questions).with_context(|| format!("{name}: questions"))?;
     let items = items(&text, &plan);
@@ -73,7 +83,7 @@ pub fn run(args: &StudyArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
             .with_context(|| format!("{name}: out: making {}", plan.out.display()))?;
         let done = read_all(&plan.out, &fingerprint)?;
         let log = open_own(&plan.out, args.shard, &fingerprint)?;
-        answer(&plan, &layout, args.shard, limits, &log, &done)?;
+        answer(&plan, &args.cells, &layout, args.shard, limits, &log, &done)?;
     }
     let records = read_all(&plan.out, &fingerprint)?;
     let names: Vec<String> = plan.cells.iter().map(|c| c.name.clone()).collect();
@@ -85,6 +95,13 @@ pub fn run(args: &StudyArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
                  (other shards): `bip study {name} --report-only` once every shard is in {}",
                 results_path(&plan.out, args.shard).display(),
                 plan.out.display()
+            );
+        }
+        Err(LabError::IncompleteStudy { missing, total, .. }) if !args.cells.is_empty() => {
+            note!(
+                "bip: cells {} done; {missing} of {total} results of the study are still \
+                 missing (other cells): run them, or the whole plan, to report",
+                args.cells.join(", ")
             );
         }
         Err(e) => return Err(e.into()),

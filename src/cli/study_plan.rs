@@ -106,7 +106,9 @@ pub struct Plan {
 
 impl Plan {
     /// Reads and checks the plan at `path`: every error names the file and the field.
-    pub fn load(path: &Path) -> anyhow::Result<Self> {
+    /// With `only` (cell names), the other cells' flags are parsed but what they name
+    /// (a calibration file) is not read: they are not run now.
+    pub fn load(path: &Path, only: &[String]) -> anyhow::Result<Self> {
         let text = bip::io::read_input(path)?;
         let name = path.display();
         let file: PlanFile =
@@ -150,15 +152,20 @@ impl Plan {
             })?;
             // β, --calibration and the ranges are checked now, not when the cell's turn
             // comes after hours of other cells; models load in their turn.
-            parsed
-                .policy
-                .options()
-                .with_context(|| format!("{field} (\"{}\"): args", cell.name))?;
+            if only.is_empty() || only.contains(&cell.name) {
+                parsed
+                    .policy
+                    .options()
+                    .with_context(|| format!("{field} (\"{}\"): args", cell.name))?;
+            }
             cells.push(Cell {
                 name: cell.name,
                 args: cell.args,
                 policy: parsed.policy,
             });
+        }
+        if let Some(unknown) = only.iter().find(|o| !cells.iter().any(|c| c.name == **o)) {
+            bail!("--cells: \"{unknown}\" is not a cell of {name}");
         }
         for (group, members) in &groups {
             if members.len() < 2 {

@@ -51,7 +51,7 @@ fn run(input: &[u8], scratch: &Scratch) -> String {
     if let Err(e) = std::fs::write(&path, input) {
         return format!("scratch: {e}");
     }
-    match Plan::load(&path) {
+    match Plan::load(&path, &[]) {
         Ok(plan) => format!(
             "{} cells, {} themes",
             plan.cells.len().min(3),

@@ -21,9 +21,11 @@ use super::study_plan::{Cell, Plan};
 /// A unit with the keys of the questions it still has to answer.
 type Todo = (Unit, HashSet<String>);
 
-/// Answers every question of `shard` not in `done`, cell by cell, appending to `log`.
+/// Answers every question of `shard` not in `done`, cell by cell (those of `only` when
+/// it names any), appending to `log`.
 pub fn answer(
     plan: &Plan,
+    only: &[String],
     layout: &StudyLayout,
     shard: Option<Shard>,
     limits: &Limits,
@@ -32,7 +34,11 @@ pub fn answer(
 ) -> anyhow::Result<()> {
     let done: HashSet<(&str, &str, &str)> = done.iter().map(StudyRecord::key).collect();
     let units = layout.units(shard);
-    for cell in &plan.cells {
+    let cells = plan
+        .cells
+        .iter()
+        .filter(|c| only.is_empty() || only.contains(&c.name));
+    for cell in cells {
         let todo: Vec<Todo> = units
             .iter()
             .filter_map(|&unit| {
