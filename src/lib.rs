@@ -1,14 +1,10 @@
 //! bip: Bayesian inverse planning — infer what an embodied agent wants and thinks from
 //! what it does.
 //!
-//! This crate re-exports the workspace's libraries:
-//! - [`episodes`]: the world and episode model, the `bip-episode/1` format, replay;
-//! - [`engine`]: hypotheses, beliefs, policies, online and batch inference, answers;
-//! - [`themes`]: thematic vocabularies;
-//! - [`models`]: language-model hosting for LM policies;
-//!
-//! and adds [`policy`] (policies built from options, as the CLI's flags give them),
-//! [`scorer`] (the engine's text scorer over bip's models) and [`io`].
+//! This crate is the `bip` command; as a library it is the workspace's facade,
+//! [`bip_adapters`] re-exported whole: [`episodes`], [`engine`], [`lab`], [`themes`],
+//! [`models`], and the policies built from options ([`policy`]), the scorers
+//! ([`scorer`], [`remote`], [`cached`]) and [`io`].
 //!
 //! ```
 //! use bip::engine::{infer_episode, BatchOptions, PlannerPolicy};
@@ -31,16 +27,4 @@
 //! ```
 #![deny(missing_docs)]
 
-pub use bip_engine as engine;
-pub use bip_episodes as episodes;
-pub use bip_lab as lab;
-pub use bip_models as models;
-pub use bip_themes as themes;
-
-pub mod cached;
-pub mod io;
-pub mod plot;
-pub mod policy;
-pub mod remote;
-pub mod remote_w2s;
-pub mod scorer;
+pub use bip_adapters::*;

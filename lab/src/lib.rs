@@ -12,7 +12,7 @@
 //!   to held-out answers; [`nested::fit_trust`] the trust in testimony;
 //! - [`variance`]: one question set told in several themes, and how far accuracy moves;
 //! - [`study`]: grids of policies × themes over a stratified subset, with paired tests;
-//! - [`stats`]: the exact tests and intervals they report;
+//! - [`stats`]: the exact tests and intervals they report; [`plot`]: their figures (SVG);
 //! - [`rng`]: the seeded generator every draw comes from.
 #![deny(missing_docs)]
 
@@ -22,6 +22,7 @@ pub mod evaluation;
 pub mod generate;
 pub mod nested;
 mod observer;
+pub mod plot;
 pub mod report;
 pub mod rng;
 pub mod stats;

@@ -9,7 +9,7 @@ use clap::Args;
 use bip::episodes::Story;
 use bip::io::to_jsonl;
 use bip::lab::evaluation::{evaluate, risk_coverage_csv, EvaluateOptions};
-use bip::plot::reliability_svg;
+use bip::lab::plot::reliability_svg;
 
 use super::eval_outputs::EvalOutputs;
 use super::input::{read_inputs, InputFormat};

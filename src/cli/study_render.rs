@@ -4,8 +4,8 @@
 use std::fmt::Write;
 
 use bip::io::OutputSet;
+use bip::lab::plot::variance_svg;
 use bip::lab::study::{MeanSd, StudyReport};
-use bip::plot::variance_svg;
 
 use super::output::Output;
 use super::study_plan::Plan;

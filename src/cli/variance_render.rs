@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use bip::io::{OutputSet, Slot};
+use bip::lab::plot::variance_svg;
 use bip::lab::variance::VarianceReport;
-use bip::plot::variance_svg;
 
 use super::output::{check_svg, Output};
 

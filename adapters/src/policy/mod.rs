@@ -3,14 +3,14 @@
 //! `bip infer --policy ...` and the Python bindings build them.
 //!
 //! ```
-//! use bip::policy::{PolicyKind, PolicyOptions};
+//! use bip_adapters::policy::{PolicyKind, PolicyOptions};
 //!
 //! let options = PolicyOptions { beta: 2.0, ..PolicyOptions::default() };
 //! let policy = options.build()?;
 //! assert_eq!(policy.name(), "planner");
 //! assert_eq!(options.pruning(), None, "the planner scores every hypothesis");
 //! assert_eq!("w2s".parse::<PolicyKind>()?, PolicyKind::W2s);
-//! # Ok::<(), bip::policy::PolicyError>(())
+//! # Ok::<(), bip_adapters::policy::PolicyError>(())
 //! ```
 
 mod error;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use bip_lab::evaluation::Calibration;
+use crate::evaluation::Calibration;
 
 mod heatmap;
 mod svg;
@@ -83,7 +83,7 @@ pub fn reliability_svg(calibration: &Calibration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bip_lab::evaluation::CalibrationBin;
+    use crate::evaluation::CalibrationBin;
 
     #[test]
     fn diagram_has_one_point_per_bin() {

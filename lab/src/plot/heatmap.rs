@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use bip_lab::variance::VarianceReport;
+use crate::variance::VarianceReport;
 
 use super::svg::{self, escape};
 
