@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use bip::cached::CachedScorer;
 use bip::engine::{
     infer_episode, Answer, BatchOptions, LmPolicy, Pruning, TextScorer, DEFAULT_BETA,
 };
@@ -84,14 +85,17 @@ fn weak_to_strong_policy_reduces_to_the_lm_policy_exactly_when_it_should() {
     let base = load(None);
     let plain = answers(
         &episode,
-        Box::new(ModelScorer::new(
-            LanguageModel::<Cpu>::load(&path, &Default::default()).expect("loads"),
+        Box::new(CachedScorer::new(
+            ModelScorer::new(
+                LanguageModel::<Cpu>::load(&path, &Default::default()).expect("loads"),
+            ),
+            None,
         )),
     );
     let w2s = |expert: Arc<LanguageModel<Cpu>>, alpha: f64| -> Box<dyn TextScorer> {
         let combined =
             WeakToStrong::new(base.clone(), expert, base.clone(), alpha).expect("one tokenizer");
-        Box::new(W2sScorer::new(combined))
+        Box::new(CachedScorer::new(W2sScorer::new(combined), None))
     };
     let smol = LlamaConfig::smollm2_135m();
     let lora = LoraConfig::new(4, 8.0);

@@ -81,7 +81,7 @@ fn a_sweep_scores_each_alpha_as_its_own_scorer_would_from_one_run_of_the_models(
         "the second and third α ran no model"
     );
     for (alpha, at) in alphas.iter().zip(&swept) {
-        let alone = W2sScorer::new(w2s(*alpha));
+        let alone = CachedScorer::new(W2sScorer::new(w2s(*alpha)), None);
         assert_eq!(at, &score(&alone), "α = {alpha}");
     }
     assert_ne!(swept[0], swept[2], "α moves the scores");

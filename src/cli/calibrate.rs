@@ -18,9 +18,9 @@ use bip::lab::calibrate::{
 use bip::lab::nested::fit_trust;
 use bip::policy::PolicyKind;
 
-use super::nested::read_documents;
-use super::output::Output;
-use super::policy::PolicyArgs;
+use crate::cli::nested::read_documents;
+use crate::cli::output::Output;
+use crate::cli::policy::PolicyArgs;
 
 /// Arguments of `bip calibrate`.
 #[derive(Debug, Args)]

@@ -11,11 +11,11 @@ use bip::episodes::AnyEpisode;
 use bip::io::{read_any_episodes, OutputSet};
 use bip::lab::report::{EpisodeReport, Report};
 
-use super::limits::Limits;
-use super::nested::{infer_reports, TrustArgs};
-use super::output::{check_margin, Output};
-use super::policy::PolicyArgs;
-use super::{render, render_nested};
+use crate::cli::limits::Limits;
+use crate::cli::nested::{infer_reports, TrustArgs};
+use crate::cli::output::{check_margin, Output};
+use crate::cli::policy::PolicyArgs;
+use crate::cli::render::{self, nested as render_nested};
 
 /// Arguments of `bip infer`.
 // Files, --json, the policy and trust flags are `bip eval`'s too, with help in infer's words.

@@ -2,41 +2,21 @@
 
 mod calibrate;
 mod eval;
-mod eval_outputs;
 mod generate;
-mod generate_nested;
 mod import;
-mod import_hitom;
-mod import_output;
-mod import_tomi;
 mod infer;
 mod input;
 mod limits;
 mod lm;
-mod named;
 mod nested;
 mod output;
 mod policy;
-mod policy_error;
 mod progress;
 mod render;
-mod render_lines;
-mod render_nested;
-mod scoring;
 mod study;
-mod study_plan;
-#[cfg(test)]
-mod study_plan_fuzz;
-mod study_render;
-mod study_results;
-mod study_run;
 mod theme;
-mod theme_apply;
-mod theme_names;
 mod train;
-mod train_progress;
 mod variance;
-mod variance_render;
 mod virtualhome;
 
 use std::process::ExitCode;

@@ -154,7 +154,7 @@ pub fn eval(
     let report = if json {
         serde_json::to_string_pretty(&run.evaluation)? + "\n"
     } else {
-        super::render_nested::evaluation(&run.evaluation)
+        crate::cli::render::nested::evaluation(&run.evaluation)
     };
     Ok((report, predictions))
 }

@@ -12,7 +12,7 @@ use bip::episodes::import::virtualhome::{export, import, read_graph, ImportOptio
 use bip::episodes::FurnitureKind;
 use bip::io::{read_episode, read_input, OutputSet};
 
-use super::output::Output;
+use crate::cli::output::Output;
 
 /// Arguments of `bip import virtualhome`.
 #[derive(Debug, Args)]

@@ -1,7 +1,7 @@
 //! The hosted scorers at the level of token ids ([`TokenScorer`]), for the score cache,
 //! and what identifies a model file to it.
 
-use bip_engine::{PolicyFailure, TextRequest, TextScorer};
+use bip_engine::{PolicyFailure, TextRequest};
 use bip_models::burn::tensor::backend::Backend;
 use bip_models::{
     encode_requests, EncodedRequest, LanguageModel, PrefixCache, ScoreOptions, WeakToStrong,
@@ -50,7 +50,10 @@ where
     }
 
     fn tokens_computed(&self) -> u64 {
-        TextScorer::tokens_computed(self)
+        self.cache
+            .lock()
+            .map(|c| c.stats().tokens_computed())
+            .unwrap_or(0)
     }
 
     fn fork(&self) -> Option<Box<dyn TokenScorer>> {
@@ -100,7 +103,10 @@ where
     }
 
     fn tokens_computed(&self) -> u64 {
-        TextScorer::tokens_computed(self)
+        self.w2s
+            .lock()
+            .map(|w| w.stats().tokens_computed())
+            .unwrap_or(0)
     }
 }
 

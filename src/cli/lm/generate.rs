@@ -7,8 +7,8 @@ use clap::Args;
 
 use bip::models::burn::tensor::backend::Backend;
 
-use super::super::output::Output;
 use super::{chat_or_plain, load, ModelArgs};
+use crate::cli::output::Output;
 
 #[derive(Debug, Args)]
 pub(super) struct GenerateArgs {

@@ -8,7 +8,7 @@ use clap::Args;
 
 use bip::models::{resolve_model, ModelInfo};
 
-use super::super::output::Output;
+use crate::cli::output::Output;
 
 #[derive(Debug, Args)]
 pub(super) struct InspectArgs {

@@ -2,10 +2,10 @@
 
 use std::process::ExitCode;
 
-mod generate;
-mod inspect;
-mod score;
-mod served;
+pub(super) mod generate;
+pub(super) mod inspect;
+pub(super) mod score;
+pub(super) mod served;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
@@ -16,8 +16,8 @@ use bip::models::{
     MAX_CONTEXT_LIMIT,
 };
 
-use super::output::Output;
-use super::scoring::ScoringArgs;
+use crate::cli::output::Output;
+use crate::cli::policy::scoring::ScoringArgs;
 use generate::GenerateArgs;
 use inspect::InspectArgs;
 use score::ScoreArgs;

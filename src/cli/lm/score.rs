@@ -8,8 +8,8 @@ use clap::Args;
 use bip::models::burn::tensor::backend::Backend;
 use bip::models::{PrefixCache, ScoreOptions, ScoreRequest};
 
-use super::super::output::Output;
 use super::{chat_or_plain, load, ModelArgs};
+use crate::cli::output::Output;
 
 #[derive(Debug, Args)]
 pub(super) struct ScoreArgs {

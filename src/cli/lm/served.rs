@@ -7,9 +7,9 @@ use anyhow::Context;
 use bip::cached::TokenScorer;
 use bip::engine::TextRequest;
 
-use super::super::output::Output;
-use super::super::policy_error::flag_error;
 use super::score::{print_scores, ScoreArgs};
+use crate::cli::output::Output;
+use crate::cli::policy::error::flag_error;
 
 /// Scores the continuation with the served model of `--model` and prints it as for a
 /// model bip loads.

@@ -1,5 +1,8 @@
 //! `bip theme list|show|apply`: the thematic variants of the vocabulary.
 
+pub(super) mod apply;
+pub(super) mod names;
+
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,8 +13,7 @@ use clap::{Args, Subcommand};
 use bip::io::read_input;
 use bip::themes::{self, Theme};
 
-use super::output::Output;
-use super::theme_apply;
+use crate::cli::output::Output;
 
 /// Arguments of `bip theme`.
 #[derive(Debug, Args)]
@@ -28,7 +30,7 @@ enum ThemeCommand {
     /// article.
     Show(ShowArgs),
     /// Rewrite episodes or MMToM-QA questions in a theme's words, or back (--inverse).
-    Apply(theme_apply::ApplyArgs),
+    Apply(apply::ApplyArgs),
 }
 
 /// Theme files to load besides the built-in themes.
@@ -84,7 +86,7 @@ pub fn run(args: &ThemeArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     match &args.command {
         ThemeCommand::List(a) => list(a, out),
         ThemeCommand::Show(a) => show(a, out),
-        ThemeCommand::Apply(a) => theme_apply::run(a, out),
+        ThemeCommand::Apply(a) => apply::run(a, out),
     }
 }
 

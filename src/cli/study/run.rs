@@ -14,9 +14,9 @@ use bip::lab::study::{StudyLayout, StudyRecord, Unit};
 use bip::lab::variance::Shard;
 use bip::lab::RunObserver;
 
-use super::limits::Limits;
-use super::progress::Progress;
-use super::study_plan::{Cell, Plan};
+use crate::cli::limits::Limits;
+use crate::cli::progress::Progress;
+use crate::cli::study::plan::{Cell, Plan};
 
 /// A unit with the keys of the questions it still has to answer.
 type Todo = (Unit, HashSet<String>);

@@ -1,5 +1,7 @@
 //! `bip train`: post-train a LoRA adapter on (prompt, action) pairs.
 
+pub(super) mod progress;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,7 +17,7 @@ use bip::models::{
     MAX_LORA_SCALE,
 };
 
-use super::train_progress::{report, ProgressLine};
+use crate::cli::train::progress::{report, ProgressLine};
 
 /// Arguments of `bip train`.
 #[derive(Debug, Args)]
@@ -127,7 +129,7 @@ fn check_numbers(args: &TrainArgs) -> anyhow::Result<()> {
             number(scale)
         );
     }
-    super::lm::max_context(args.max_context).map(drop)
+    crate::cli::lm::max_context(args.max_context).map(drop)
 }
 
 /// The run the flags describe, checked.
@@ -164,7 +166,7 @@ fn train_run(args: &TrainArgs) -> anyhow::Result<TrainRun> {
             ..TrainOptions::default()
         },
         out: args.out.clone(),
-        load: super::lm::max_context(args.max_context)?,
+        load: crate::cli::lm::max_context(args.max_context)?,
     })
 }
 

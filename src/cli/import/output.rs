@@ -13,7 +13,7 @@ use bip::episodes::import::{ImportError, Note};
 use bip::episodes::json::StoryFile;
 use bip::io::{to_jsonl, Destination, OutputSet, Slot};
 
-use super::output::Output;
+use crate::cli::output::Output;
 
 /// What the reader made of one line of the input.
 #[derive(Debug, Serialize)]

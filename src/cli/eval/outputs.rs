@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use bip::io::{OutputSet, Slot};
 
-use super::eval::EvalArgs;
+use crate::cli::eval::EvalArgs;
 
 /// The outputs of one `bip eval` run, checked before any work.
 pub(super) struct EvalOutputs {

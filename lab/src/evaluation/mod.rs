@@ -387,5 +387,4 @@ pub(crate) fn cluster_bootstrap(outcomes: &[Outcome], margin: f64, seed: u64) ->
 }
 
 #[cfg(test)]
-#[path = "evaluation_tests.rs"]
 mod tests;

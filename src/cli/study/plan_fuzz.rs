@@ -14,7 +14,7 @@ use std::time::Duration;
 use bip_fuzz::campaign::{self, Limits};
 use bip_fuzz::{Scratch, Target};
 
-use super::study_plan::Plan;
+use crate::cli::study::plan::Plan;
 
 const TARGET: Target = Target {
     name: "study-plan",
@@ -70,9 +70,9 @@ fn run(input: &[u8], scratch: &Scratch) -> String {
 
 fn seeds() -> Vec<Vec<u8>> {
     [
-        include_str!("../../examples/study.toml"),
-        include_str!("../../examples/w2s-study.toml"),
-        include_str!("../../examples/w2s-study-themes.toml"),
+        include_str!("../../../examples/study.toml"),
+        include_str!("../../../examples/w2s-study.toml"),
+        include_str!("../../../examples/w2s-study-themes.toml"),
     ]
     .iter()
     .map(|s| s.as_bytes().to_vec())

@@ -8,6 +8,8 @@
 //! unfinished shards. (Shards rather than a results cache: no hidden state, and each
 //! shard's file is written atomically, so a file is either complete or absent.)
 
+pub(super) mod render;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -17,14 +19,14 @@ use clap::{Args, Subcommand};
 use bip::io::{file_stem, read_input, to_jsonl};
 use bip::lab::variance::{compared_themes, merge_shards, run_themes, Item, Shard, VarianceOptions};
 
-use super::input::InputFormat;
-use super::limits::Limits;
-use super::output::Output;
-use super::policy::PolicyArgs;
-use super::progress::Progress;
-use super::theme::ThemeFiles;
-use super::theme_names::listed;
-use super::variance_render::{report, OutputArgs};
+use crate::cli::input::InputFormat;
+use crate::cli::limits::Limits;
+use crate::cli::output::Output;
+use crate::cli::policy::PolicyArgs;
+use crate::cli::progress::Progress;
+use crate::cli::theme::names::listed;
+use crate::cli::theme::ThemeFiles;
+use crate::cli::variance::render::{report, OutputArgs};
 
 /// Seed of the bootstrap resamples: fixed, so that a report is reproducible.
 const BOOTSTRAP_SEED: u64 = 0;

@@ -6,7 +6,7 @@ use bip::episodes::Story;
 use bip::lab::nested::{GroupAccuracy, StoryEvaluation};
 use bip::lab::report::Report;
 
-use super::render_lines::{
+use crate::cli::render::lines::{
     accuracy_header, option_line, question_header, summary_line, verdict_line,
 };
 

@@ -1,5 +1,7 @@
 //! `bip eval`: answer every question of files of episodes and score against expected answers.
 
+pub(super) mod outputs;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,13 +13,13 @@ use bip::io::to_jsonl;
 use bip::lab::evaluation::{evaluate, risk_coverage_csv, EvaluateOptions};
 use bip::lab::plot::reliability_svg;
 
-use super::eval_outputs::EvalOutputs;
-use super::input::{read_inputs, InputFormat};
-use super::limits::Limits;
-use super::nested::{read_documents, read_hitom, read_tomi_files, TrustArgs};
-use super::output::{check_margin, check_svg, Output};
-use super::policy::PolicyArgs;
-use super::progress::Progress;
+use crate::cli::eval::outputs::EvalOutputs;
+use crate::cli::input::{read_inputs, InputFormat};
+use crate::cli::limits::Limits;
+use crate::cli::nested::{read_documents, read_hitom, read_tomi_files, TrustArgs};
+use crate::cli::output::{check_margin, check_svg, Output};
+use crate::cli::policy::PolicyArgs;
+use crate::cli::progress::Progress;
 
 /// The library's `DEFAULT_ABSTAIN_MARGIN` as clap wants it (a test keeps the two equal).
 const DEFAULT_MARGIN_TEXT: &str = "0.02";
@@ -133,7 +135,7 @@ pub fn run(args: &EvalArgs, limits: &Limits, out: &mut Output) -> anyhow::Result
     let report = if args.json {
         serde_json::to_string_pretty(&run.evaluation)? + "\n"
     } else {
-        super::render::evaluation(&run.evaluation)
+        crate::cli::render::evaluation(&run.evaluation)
     };
     outputs.set.put(outputs.report, report);
     out.commit(outputs.set)?;
@@ -162,7 +164,7 @@ fn stories_run(
     }
     let trust = args.trust.trust(args.policy.calibration())?;
     let started = std::time::Instant::now();
-    let (report, predictions) = super::nested::eval(stories, unreadable, trust, args.json)?;
+    let (report, predictions) = crate::cli::nested::eval(stories, unreadable, trust, args.json)?;
     if let Some(slot) = outputs.predictions {
         outputs.set.put(slot, predictions);
     }

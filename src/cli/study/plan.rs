@@ -5,63 +5,16 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context};
 use clap::Parser;
-use serde::Deserialize;
 
 use bip::lab::report::fnv1a;
 use bip::lab::study::Subset;
 use bip::lab::variance::compared_themes;
 use bip::themes::Theme;
 
-use super::input::InputFormat;
-use super::policy::PolicyArgs;
-use super::theme::ThemeFiles;
-
-/// The plan file as written.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PlanFile {
-    questions: PathBuf,
-    #[serde(default)]
-    format: InputFormat,
-    #[serde(default)]
-    themes: Themes,
-    #[serde(default)]
-    theme_files: Vec<PathBuf>,
-    out: PathBuf,
-    subset: Option<SubsetFile>,
-    policy: Vec<CellFile>,
-}
-
-/// `"all"` or a list of theme ids.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum Themes {
-    All(String),
-    Ids(Vec<String>),
-}
-
-impl Default for Themes {
-    fn default() -> Self {
-        Self::All("all".into())
-    }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SubsetFile {
-    per_type: usize,
-    #[serde(default)]
-    seed: u64,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CellFile {
-    name: String,
-    #[serde(default)]
-    args: Vec<String>,
-    group: Option<String>,
-}
+use crate::cli::input::InputFormat;
+use crate::cli::policy::PolicyArgs;
+use crate::cli::study::plan_file::{PlanFile, Themes};
+use crate::cli::theme::ThemeFiles;
 
 /// A cell's flags, parsed by the same clap definitions as `bip eval --policy ...`.
 #[derive(Debug, Parser)]

@@ -1,12 +1,15 @@
 //! Human-readable tables for `bip infer`.
 
+pub(super) mod lines;
+pub(super) mod nested;
+
 use std::fmt::Write;
 
 use bip::episodes::{option_letter, Episode, Question};
 use bip::lab::evaluation::Evaluation;
 use bip::lab::report::{QuestionReport, Report};
 
-use super::render_lines::{
+use crate::cli::render::lines::{
     accuracy_header, option_line, question_header, summary_line, verdict_line,
 };
 

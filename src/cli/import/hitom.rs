@@ -8,8 +8,8 @@ use clap::Args;
 use bip::episodes::import::hitom::read_jsonl;
 use bip::io::read_input;
 
-use super::import_output::{write_stories, ImportOutputs, ReadStory};
-use super::output::Output;
+use crate::cli::import::output::{write_stories, ImportOutputs, ReadStory};
+use crate::cli::output::Output;
 
 /// Arguments of `bip import hitom`.
 // The flags of `bip import mmtom` too, each with help in this format's words.

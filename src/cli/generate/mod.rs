@@ -1,6 +1,8 @@
 //! `bip generate`: procedural episodes with ground truth.
 
-use std::io::{self, Write};
+pub(super) mod chunks;
+pub(super) mod nested;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -8,25 +10,19 @@ use std::sync::Arc;
 
 use anyhow::bail;
 use clap::Args;
-use rayon::prelude::*;
-use serde::Serialize;
 
 use bip::engine::PromptTemplate;
 use bip::io::OutputSet;
 use bip::lab::generate::{themed_with_truth, training_pairs, GenerateOptions, QuestionType};
-use bip::lab::LabError;
 use bip::themes::{self, Theme};
 
-use super::output::Output;
-use super::theme::ThemeFiles;
-use super::theme_names::themes_named;
+use crate::cli::generate::chunks::write_in_chunks;
+use crate::cli::output::Output;
+use crate::cli::theme::names::themes_named;
+use crate::cli::theme::ThemeFiles;
 
 /// The most episodes one run generates.
 pub(super) const MAX_EPISODES: usize = 1_000_000;
-
-/// Episodes made (in parallel) and written (in order) at a time: memory stays flat
-/// whatever `--n`.
-const CHUNK: usize = 1024;
 
 /// What `bip generate` makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -88,7 +84,7 @@ pub struct GenerateArgs {
 /// Runs `bip generate`.
 pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if args.kind == Kind::Nested {
-        return super::generate_nested::run(args, out);
+        return crate::cli::generate::nested::run(args, out);
     }
     if args.text.is_some() {
         bail!("--text is for --kind nested");
@@ -168,27 +164,6 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     }
     note!("bip: wrote {}{}", told.join(" and "), in_themes(&themes));
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes what `make` makes of episodes `0..n` as JSON lines, [`CHUNK`] episodes at a
-/// time, in index order (so the file is the same whatever the threads).
-pub(super) fn write_in_chunks<T: Serialize + Send>(
-    to: &mut dyn Write,
-    n: usize,
-    make: impl Fn(usize) -> Result<Vec<T>, LabError> + Sync,
-) -> io::Result<()> {
-    for start in (0..n).step_by(CHUNK) {
-        let made = (start..n.min(start + CHUNK))
-            .into_par_iter()
-            .map(&make)
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| io::Error::other(format!("generation failed: {e}")))?;
-        for item in made.iter().flatten() {
-            serde_json::to_writer(&mut *to, item)?;
-            to.write_all(b"\n")?;
-        }
-    }
-    Ok(())
 }
 
 /// How the summary line names the themes: nothing when every episode is as generated.

@@ -1,18 +1,19 @@
-//! The engine's [`TextScorer`] over bip's burn-hosted language models: one model
-//! ([`ModelScorer`]) or three steered weak-to-strong ([`W2sScorer`]), also at several
-//! steering strengths at once ([`AlphaSweep`]).
+//! Scorers over bip's burn-hosted language models: one model ([`ModelScorer`]) or three
+//! steered weak-to-strong ([`W2sScorer`]), also at several steering strengths at once
+//! ([`AlphaSweep`]). Each is a [`TokenScorer`](crate::cached::TokenScorer), as the
+//! served models' scorers are; the engine reaches every one of them the same way, through
+//! [`CachedScorer`](crate::cached::CachedScorer) (with a persistent score cache or none).
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use bip_engine::{PolicyFailure, TextRequest, TextScore, TextScorer};
+use bip_engine::TextRequest;
 
 mod sweep;
 mod tokens;
 
 use bip_models::burn::tensor::backend::Backend;
 use bip_models::{
-    encode_requests, EncodedRequest, LanguageModel, PrefixCache, ScoreOptions, ScoreRequest,
-    Scored, TokenRequest, WeakToStrong,
+    EncodedRequest, LanguageModel, PrefixCache, ScoreRequest, TokenRequest, WeakToStrong,
 };
 pub use sweep::AlphaSweep;
 use tokens::local_identity;
@@ -51,34 +52,6 @@ impl<B: Backend> ModelScorer<B> {
             model: Arc::clone(&self.model),
             cache: Mutex::new(PrefixCache::default()),
         }
-    }
-}
-
-impl<B: Backend> TextScorer for ModelScorer<B>
-where
-    LanguageModel<B>: Send + Sync,
-    PrefixCache<B>: Send,
-{
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn score(&self, requests: &[TextRequest<'_>]) -> Result<Vec<TextScore>, PolicyFailure> {
-        let encoded = encode_requests(self.model.tokenizer(), &score_requests(requests))?;
-        let mut cache = self.cache.lock().map_err(|_| POISONED)?;
-        let scored = self.model.score_tokens(
-            &mut cache,
-            &token_requests(&encoded),
-            &ScoreOptions::default(),
-        )?;
-        Ok(text_scores(&encoded, scored))
-    }
-
-    fn tokens_computed(&self) -> u64 {
-        self.cache
-            .lock()
-            .map(|c| c.stats().tokens_computed())
-            .unwrap_or(0)
     }
 }
 
@@ -127,29 +100,6 @@ fn w2s_identity<B: Backend>(w2s: &WeakToStrong<B>, alpha: f64) -> String {
     )
 }
 
-impl<B: Backend> TextScorer for W2sScorer<B>
-where
-    WeakToStrong<B>: Send,
-{
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn score(&self, requests: &[TextRequest<'_>]) -> Result<Vec<TextScore>, PolicyFailure> {
-        let mut w2s = self.w2s.lock().map_err(|_| POISONED)?;
-        let encoded = encode_requests(w2s.large().tokenizer(), &score_requests(requests))?;
-        let scored = w2s.score_tokens(&token_requests(&encoded), &ScoreOptions::default())?;
-        Ok(text_scores(&encoded, scored))
-    }
-
-    fn tokens_computed(&self) -> u64 {
-        self.w2s
-            .lock()
-            .map(|w| w.stats().tokens_computed())
-            .unwrap_or(0)
-    }
-}
-
 pub(crate) const POISONED: &str = "the model's cache was poisoned by a panic";
 
 fn model_name<B: Backend>(model: &LanguageModel<B>) -> String {
@@ -173,16 +123,4 @@ pub(crate) fn score_requests<'a>(requests: &[TextRequest<'a>]) -> Vec<ScoreReque
 
 pub(crate) fn token_requests(encoded: &[EncodedRequest]) -> Vec<TokenRequest<'_>> {
     encoded.iter().map(EncodedRequest::as_tokens).collect()
-}
-
-/// The engine's view of scores: log-probabilities in f64 and each prompt's length.
-fn text_scores(encoded: &[EncodedRequest], scored: Vec<Scored>) -> Vec<TextScore> {
-    encoded
-        .iter()
-        .zip(scored)
-        .map(|(e, s)| TextScore {
-            logprobs: s.logprobs.iter().map(|&l| f64::from(l)).collect(),
-            prompt_tokens: e.prompt.len(),
-        })
-        .collect()
 }

@@ -10,7 +10,7 @@ use bip::io::{OutputSet, Slot};
 use bip::lab::plot::variance_svg;
 use bip::lab::variance::VarianceReport;
 
-use super::output::{check_svg, Output};
+use crate::cli::output::{check_svg, Output};
 
 /// Where the report goes.
 #[derive(Debug, Args)]
@@ -55,7 +55,7 @@ pub fn report(
     let rendered = if output.json {
         serde_json::to_string_pretty(report)? + "\n"
     } else {
-        super::variance_render::variance(report)
+        crate::cli::variance::render::variance(report)
     };
     set.put(text, rendered);
     out.commit(set)?;

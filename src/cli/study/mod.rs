@@ -2,6 +2,14 @@
 //! question, resumable (results appended as answered, a rerun skips them) and shardable
 //! (`--shard k/n`, then `--report-only` over every shard's results).
 
+pub(super) mod plan;
+mod plan_file;
+#[cfg(test)]
+pub(super) mod plan_fuzz;
+pub(super) mod render;
+pub(super) mod results;
+pub(super) mod run;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,13 +22,13 @@ use bip::lab::study::{StudyLayout, StudyReport};
 use bip::lab::variance::{Item, Shard, VarianceOptions};
 use bip::lab::LabError;
 
-use super::input::InputFormat;
-use super::limits::Limits;
-use super::output::Output;
-use super::study_plan::Plan;
-use super::study_render::write_report;
-use super::study_results::{open_own, read_all, results_path};
-use super::study_run::answer;
+use crate::cli::input::InputFormat;
+use crate::cli::limits::Limits;
+use crate::cli::output::Output;
+use crate::cli::study::plan::Plan;
+use crate::cli::study::render::write_report;
+use crate::cli::study::results::{open_own, read_all, results_path};
+use crate::cli::study::run::answer;
 
 /// Seed of the bootstrap resamples: fixed, as in `bip variance`, so that reports agree.
 const BOOTSTRAP_SEED: u64 = 0;

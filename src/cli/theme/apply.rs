@@ -12,9 +12,9 @@ use bip::episodes::Episode;
 use bip::io::{read_input, OutputSet};
 use bip::themes::{self, apply_record, detect, invert_record, Theme};
 
-use super::input::InputFormat;
-use super::output::Output;
-use super::theme::ThemeFiles;
+use crate::cli::input::InputFormat;
+use crate::cli::output::Output;
+use crate::cli::theme::ThemeFiles;
 
 /// Arguments of `bip theme apply`.
 #[derive(Debug, Args)]

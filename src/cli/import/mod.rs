@@ -1,5 +1,9 @@
 //! `bip import`: episodes written in other formats, converted to `bip-episode/1`.
 
+pub(super) mod hitom;
+pub(super) mod output;
+pub(super) mod tomi;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -8,8 +12,8 @@ use clap::{Args, Subcommand};
 use bip::episodes::import::mmtom::{read_jsonl, MmtomRecord};
 use bip::io::read_input;
 
-use super::import_output::{ImportOutputs, ReportLine};
-use super::output::Output;
+use crate::cli::import::output::{ImportOutputs, ReportLine};
+use crate::cli::output::Output;
 
 /// Arguments of `bip import`.
 #[derive(Debug, Args)]
@@ -26,13 +30,13 @@ enum Format {
     Mmtom(MmtomArgs),
     /// A VirtualHome scene graph and, optionally, a program bound to it, read into one
     /// episode; every choice the importer makes is reported.
-    Virtualhome(super::virtualhome::VirtualhomeArgs),
+    Virtualhome(crate::cli::virtualhome::VirtualhomeArgs),
     /// Hi-ToM records, one JSON object a line (`story`, `question`, `choices`, `answer`),
     /// each read into one story (the multi-agent kind of episode).
-    Hitom(super::import_hitom::HitomArgs),
+    Hitom(crate::cli::import::hitom::HitomArgs),
     /// ToMi stories and questions in the bAbI layout (numbered lines, a question line
     /// holding the answer after a tab), each question read into one story.
-    Tomi(super::import_tomi::TomiArgs),
+    Tomi(crate::cli::import::tomi::TomiArgs),
 }
 
 /// Arguments of `bip import mmtom`.
@@ -60,9 +64,9 @@ struct MmtomArgs {
 pub fn run(args: &ImportArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     match &args.format {
         Format::Mmtom(args) => mmtom(args, out),
-        Format::Virtualhome(args) => super::virtualhome::import_run(args, out),
-        Format::Hitom(args) => super::import_hitom::run(args, out),
-        Format::Tomi(args) => super::import_tomi::run(args, out),
+        Format::Virtualhome(args) => crate::cli::virtualhome::import_run(args, out),
+        Format::Hitom(args) => crate::cli::import::hitom::run(args, out),
+        Format::Tomi(args) => crate::cli::import::tomi::run(args, out),
     }
 }
 

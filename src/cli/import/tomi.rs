@@ -9,8 +9,8 @@ use clap::Args;
 use bip::episodes::import::tomi::read_tomi;
 use bip::io::read_input;
 
-use super::import_output::{write_stories, ImportOutputs, ReadStory};
-use super::output::Output;
+use crate::cli::import::output::{write_stories, ImportOutputs, ReadStory};
+use crate::cli::output::Output;
 
 /// Arguments of `bip import tomi`.
 // The flags of `bip import hitom` too, each with help in this format's words.

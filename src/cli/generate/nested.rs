@@ -8,8 +8,9 @@ use anyhow::bail;
 use bip::io::OutputSet;
 use bip::lab::nested::generate::{generate_story, tell, NestedOptions};
 
-use super::generate::{write_in_chunks, GenerateArgs, MAX_EPISODES};
-use super::output::Output;
+use crate::cli::generate::chunks::write_in_chunks;
+use crate::cli::generate::{GenerateArgs, MAX_EPISODES};
+use crate::cli::output::Output;
 
 /// Runs `bip generate --kind nested`.
 pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {

@@ -7,9 +7,9 @@ use bip::io::OutputSet;
 use bip::lab::plot::variance_svg;
 use bip::lab::study::{MeanSd, StudyReport};
 
-use super::output::Output;
-use super::study_plan::Plan;
-use super::variance_render::variance;
+use crate::cli::output::Output;
+use crate::cli::study::plan::Plan;
+use crate::cli::variance::render::variance;
 
 /// Writes the report's files into the plan's output folder and prints the Markdown.
 pub fn write_report(report: &StudyReport, plan: &Plan, out: &mut Output) -> anyhow::Result<()> {
