@@ -1,6 +1,7 @@
 //! Weights held as 8-bit integers in blocks of 32 inputs, each block with its own f32
 //! scale, multiplied with integer dot products: a quarter of the memory of f32 weights,
-//! and on CPUs with AVX-512 VNNI several times the f32 product's rate.
+//! and on CPUs with AVX-512 VNNI several times the f32 product's rate. CPUs with AVX2
+//! (and FMA) but not AVX-512 VNNI run a 256-bit kernel; others the portable path.
 //!
 //! The activations are quantized the same way on the fly (each row's blocks of 32 to
 //! 8 bits with a scale), so that a block's dot product is exact integer arithmetic and
@@ -12,8 +13,9 @@
 //! Layout: output rows in groups of [`LANES`], each group stored block by block and, in a
 //! block, four inputs of every row of the group side by side (`[group][block][step][row][4]`),
 //! so that one 512-bit multiply-add takes four inputs of one activation row, broadcast,
-//! against sixteen output rows. The portable path computes the same integers and applies
-//! the same float operations in the same order, so both give the same bits.
+//! against sixteen output rows. The AVX2 kernel and the portable path compute the same
+//! integers and apply the same float operations in the same order, so all three give the
+//! same bits.
 
 use burn::tensor::backend::Backend;
 use burn::tensor::{Int, Tensor, TensorData};
@@ -185,7 +187,7 @@ impl Int8Matrix {
     /// The product on host memory, `[n, rows]` row-major.
     fn product_host(&self, x: &Activations) -> Vec<f32> {
         let groups = self.rows.div_ceil(LANES);
-        let vnni = vnni_available();
+        let kernel = Kernel::detect();
         // Each task computes a few row groups for every activation row, into a buffer of
         // its own; the buffers are then laid into the output's columns.
         let parts: Vec<Vec<f32>> = (0..groups.div_ceil(GROUPS_PER_TASK))
@@ -196,7 +198,7 @@ impl Int8Matrix {
                 let mut part = vec![0.0f32; x.rows * count * LANES];
                 for g in first..first + count {
                     let column = (g - first) * LANES;
-                    self.group_product(g, x, vnni, &mut part, count * LANES, column);
+                    self.group_product(g, x, kernel, &mut part, count * LANES, column);
                 }
                 part
             })
@@ -220,7 +222,7 @@ impl Int8Matrix {
         &self,
         g: usize,
         x: &Activations,
-        vnni: bool,
+        kernel: Kernel,
         out: &mut [f32],
         width: usize,
         column: usize,
@@ -236,21 +238,17 @@ impl Int8Matrix {
         while t < x.rows {
             let tile = TILE.min(x.rows - t);
             let mut sums = [[0.0f32; LANES]; TILE];
-            #[cfg(target_arch = "x86_64")]
-            if vnni {
-                // SAFETY: `vnni` says the CPU has the features the kernel is compiled for,
-                // and rows `t..t + TILE` exist: `x` holds whole tiles, padded with zeros.
+            match kernel {
+                // SAFETY: `Kernel::detect` found the CPU features each kernel is compiled
+                // for, and rows `t..t + TILE` exist: `x` holds whole tiles, padded with
+                // zeros.
+                #[cfg(target_arch = "x86_64")]
                 #[allow(unsafe_code)]
-                unsafe {
-                    vnni::tile(&group, x, t, &mut sums)
-                };
-            } else {
-                portable_tile(&group, x, t, tile, &mut sums);
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            {
-                let _ = vnni;
-                portable_tile(&group, x, t, tile, &mut sums);
+                Kernel::Vnni => unsafe { vnni::tile(&group, x, t, &mut sums) },
+                #[cfg(target_arch = "x86_64")]
+                #[allow(unsafe_code)]
+                Kernel::Avx2 => unsafe { avx2::tile(&group, x, t, &mut sums) },
+                Kernel::Portable => portable_tile(&group, x, t, tile, &mut sums),
             }
             for (j, lanes) in sums.iter().take(tile).enumerate() {
                 let at = (t + j) * width + column;
@@ -345,16 +343,34 @@ fn portable_tile(
     }
 }
 
-/// Whether this CPU runs the AVX-512 VNNI kernel.
-fn vnni_available() -> bool {
+/// Which kernel multiplies: the widest this CPU runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kernel {
+    /// AVX-512 with VNNI: 16 rows' four-byte dot products in one instruction.
     #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512vnni")
+    Vnni,
+    /// AVX2 and FMA: eight rows a vector, the dot products in 16-bit pairs then 32 bits.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// Plain Rust.
+    Portable,
+}
+
+impl Kernel {
+    /// The widest kernel this CPU runs.
+    fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") && has!("avx512vnni") {
+                return Self::Vnni;
+            }
+            if has!("avx2") && has!("fma") {
+                return Self::Avx2;
+            }
+        }
+        Self::Portable
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -411,6 +427,81 @@ mod vnni {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{Activations, GroupView, BLOCK, LANES, STEP, TILE};
+
+    /// [`TILE`] activation rows from `t` against one row group, eight rows a vector: for
+    /// every block, each four-input step as 16-bit products of |w| and x carrying w's
+    /// sign (at most 2 · 127², so no pair saturates), summed pairwise into 32 bits; then
+    /// the block's integer sums scaled into the float sums as the other kernels do.
+    ///
+    /// The activations are stored offset ([`super::OFFSET`]) for the VNNI kernel; their
+    /// signed values are the bytes with the top bit flipped, so the sums here are of the
+    /// signed values and start at zero, where VNNI's start at the offset's correction:
+    /// the same integers.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 and FMA, and rows `t..t + TILE` must exist.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn tile(
+        group: &GroupView<'_>,
+        x: &Activations,
+        t: usize,
+        sums: &mut [[f32; LANES]; TILE],
+    ) {
+        const HALF: usize = LANES / 2;
+        let width = x.blocks * BLOCK;
+        let rows: [&[u8]; TILE] =
+            std::array::from_fn(|j| &x.values[(t + j) * width..(t + j + 1) * width]);
+        let ones = _mm256_set1_epi16(1);
+        let flip = _mm256_set1_epi8(i8::MIN);
+        let mut total = [[_mm256_setzero_ps(); 2]; TILE];
+        for b in 0..group.blocks {
+            let mut acc = [[_mm256_setzero_si256(); 2]; TILE];
+            for step in 0..BLOCK / STEP {
+                let at = (b * (BLOCK / STEP) + step) * LANES * STEP;
+                let k = b * BLOCK + step * STEP;
+                for half in 0..2 {
+                    let from = at + half * HALF * STEP;
+                    // SAFETY (of the load): 32 bytes within the group's slice, whose
+                    // length is whole blocks of LANES × BLOCK values.
+                    let w =
+                        _mm256_loadu_si256(group.values[from..from + HALF * STEP].as_ptr().cast());
+                    let magnitude = _mm256_sign_epi8(w, w);
+                    for (acc, row) in acc.iter_mut().zip(&rows) {
+                        // SAFETY: `k + STEP ≤ width`, the row's length; an unaligned
+                        // read of four bytes.
+                        let four = unsafe { row.as_ptr().add(k).cast::<i32>().read_unaligned() };
+                        let x = _mm256_xor_si256(_mm256_set1_epi32(four), flip);
+                        let pairs = _mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(x, w));
+                        let quads = _mm256_madd_epi16(pairs, ones);
+                        acc[half] = _mm256_add_epi32(acc[half], quads);
+                    }
+                }
+            }
+            for half in 0..2 {
+                let from = b * LANES + half * HALF;
+                let w_scale = _mm256_loadu_ps(group.scales[from..from + HALF].as_ptr());
+                for (j, (total, acc)) in total.iter_mut().zip(&acc).enumerate() {
+                    let x_scale = _mm256_set1_ps(x.scales[(t + j) * x.blocks + b]);
+                    let scale = _mm256_mul_ps(w_scale, x_scale);
+                    let exact = _mm256_cvtepi32_ps(acc[half]);
+                    total[half] = _mm256_fmadd_ps(exact, scale, total[half]);
+                }
+            }
+        }
+        for (sum, total) in sums.iter_mut().zip(&total) {
+            _mm256_storeu_ps(sum[..HALF].as_mut_ptr(), total[0]);
+            _mm256_storeu_ps(sum[HALF..].as_mut_ptr(), total[1]);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,26 +541,49 @@ mod tests {
     }
 
     #[test]
-    fn the_vector_kernel_and_the_portable_one_give_the_same_bits() {
-        // Seven activation rows: a whole tile and a partial one.
+    fn the_vector_kernels_and_the_portable_one_give_the_same_bits() {
+        // Seven activation rows: a whole tile and a partial one. Extreme values, so that
+        // blocks hold ±127 on both sides (the largest products) and zeros.
         let (rows, cols, n) = (48, 96, 7);
-        let m = Int8Matrix::from_f32(&matrix(rows, cols, 3), rows, cols);
-        let x = Activations::quantize(&matrix(n, cols, 11), n, cols, m.blocks);
-        let run = |vnni: bool| {
+        let mut w = matrix(rows, cols, 3);
+        w[4..6].fill(40.0);
+        w[cols + 8..cols + 10].fill(-40.0);
+        w[2 * cols..2 * cols + 32].fill(0.0);
+        let m = Int8Matrix::from_f32(&w, rows, cols);
+        let mut xs = matrix(n, cols, 11);
+        // Against the rows above: pairs of ±127 · ±127, the most a 16-bit pair holds.
+        xs[4..6].fill(-9.0);
+        xs[cols + 8..cols + 10].fill(-9.0);
+        let x = Activations::quantize(&xs, n, cols, m.blocks);
+        let run = |kernel: Kernel| {
             let mut out = vec![0.0f32; n * rows];
             for g in 0..rows / LANES {
-                m.group_product(g, &x, vnni, &mut out, rows, g * LANES);
+                m.group_product(g, &x, kernel, &mut out, rows, g * LANES);
             }
             out
         };
-        if !vnni_available() {
-            panic!("this test compares the AVX-512 VNNI kernel with the portable one: run it on a CPU with AVX-512 VNNI");
+        let portable = run(Kernel::Portable);
+        let same = |vector: Vec<f32>| {
+            vector
+                .iter()
+                .zip(&portable)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+        };
+        #[cfg(target_arch = "x86_64")]
+        {
+            let detected = Kernel::detect();
+            assert!(
+                detected != Kernel::Portable,
+                "this test compares the vector kernels with the portable one: run it on an \
+                 x86-64 CPU with AVX2 and FMA (and AVX-512 VNNI for that kernel)"
+            );
+            assert!(same(run(Kernel::Avx2)), "AVX2");
+            if detected == Kernel::Vnni {
+                assert!(same(run(Kernel::Vnni)), "AVX-512 VNNI");
+            }
         }
-        let (vector, portable) = (run(true), run(false));
-        assert!(vector
-            .iter()
-            .zip(&portable)
-            .all(|(a, b)| a.to_bits() == b.to_bits()));
+        #[cfg(not(target_arch = "x86_64"))]
+        assert!(same(run(Kernel::Portable)));
     }
 
     #[test]
