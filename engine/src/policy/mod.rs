@@ -1,5 +1,6 @@
 //! Policies: how likely an action is, given what the agent wants and thinks.
 
+mod alike;
 mod by_room;
 mod hybrid;
 pub mod lm;

@@ -29,8 +29,11 @@
 
 use bip_episodes::{Action, FurnitureId, FurnitureKind, Layout, Place};
 
+use rayon::prelude::*;
+
+use super::alike::Alike;
 use super::by_room::{expected_distances, Nearest};
-use super::{Policy, Situation};
+use super::{Policy, PolicyFailure, Situation};
 use crate::error::EngineError;
 use crate::logprob::log_sum_exp;
 
@@ -139,6 +142,26 @@ impl Policy for PlannerPolicy {
         }
         let scaled: Vec<f64> = values.iter().map(|q| self.beta * q).collect();
         log_choice(situation, &actions, &scaled, chosen)
+    }
+
+    /// Scores each group of situations the planner cannot tell apart ([`Alike`]) once:
+    /// the same numbers, bit for bit, as scoring every one.
+    fn log_probs(
+        &self,
+        situations: &[Situation<'_>],
+        action: &Action,
+    ) -> Result<Vec<f64>, PolicyFailure> {
+        let alike = Alike::group(situations);
+        let scores: Vec<f64> = alike
+            .representatives
+            .par_iter()
+            .map(|&i| self.log_prob(&situations[i], action))
+            .collect();
+        let mut by_situation = vec![f64::NAN; situations.len()];
+        for (&i, score) in alike.representatives.iter().zip(scores) {
+            by_situation[i] = score;
+        }
+        Ok(alike.scored_as.iter().map(|&r| by_situation[r]).collect())
     }
 }
 

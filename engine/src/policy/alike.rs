@@ -1,0 +1,163 @@
+//! Situations of one step that the planner scores alike, found so that each is scored
+//! once.
+//!
+//! At a step every hypothesis shares the world, the state and what was seen; they differ
+//! in the goal and in the belief about the goal's class. The planner reads the goal in
+//! two places only: whether the agent holds an object of that class, and whether a
+//! grab it could make now takes one. Where neither holds, two hypotheses with the same
+//! belief score every action alike whatever their goals — and the classes the agent has
+//! seen nothing of keep the same beliefs step after step, so a step of a few hundred
+//! hypotheses holds far fewer distinct situations.
+
+use std::collections::HashMap;
+
+use bip_episodes::{Action, ClassId};
+
+use super::Situation;
+use crate::belief::Belief;
+
+/// The situations of a step grouped by how the planner scores them.
+pub(super) struct Alike {
+    /// For each situation, the index of the one scored in its stead (itself, or an
+    /// earlier one), so every group's first member is its representative.
+    pub(super) scored_as: Vec<usize>,
+    /// The representatives, in order.
+    pub(super) representatives: Vec<usize>,
+}
+
+impl Alike {
+    /// Groups `situations`, all of one step (one world and state).
+    pub(super) fn group(situations: &[Situation<'_>]) -> Self {
+        let Some(first) = situations.first() else {
+            return Self {
+                scored_as: Vec::new(),
+                representatives: Vec::new(),
+            };
+        };
+        let (world, state) = (first.world, first.state);
+        // The classes the goal matters for at this state: held, or grabbable here.
+        let mut matters: Vec<ClassId> = state
+            .held()
+            .chain(
+                state
+                    .possible_actions(world)
+                    .into_iter()
+                    .filter_map(|a| match a {
+                        Action::Grab(o) => Some(o),
+                        _ => None,
+                    }),
+            )
+            .map(|o| world.object(o).class)
+            .collect();
+        matters.sort_unstable();
+        matters.dedup();
+        let goal_part = |s: &Situation<'_>| matters.binary_search(&s.goal).ok().map(|_| s.goal);
+        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut scored_as = Vec::with_capacity(situations.len());
+        let mut representatives = Vec::new();
+        for (i, s) in situations.iter().enumerate() {
+            let goal = goal_part(s);
+            let bucket = buckets.entry(fingerprint(goal, s.belief)).or_default();
+            let same = bucket
+                .iter()
+                .copied()
+                .find(|&r| goal_part(&situations[r]) == goal && situations[r].belief == s.belief);
+            match same {
+                Some(r) => scored_as.push(r),
+                None => {
+                    bucket.push(i);
+                    representatives.push(i);
+                    scored_as.push(i);
+                }
+            }
+        }
+        Self {
+            scored_as,
+            representatives,
+        }
+    }
+}
+
+/// A hash of what the planner reads of a situation beyond the step: the goal where it
+/// matters, and the belief (its probabilities by their bits). A multiply-and-rotate mix
+/// (as rustc's own hash tables use): a step hashes every hypothesis's belief, and a
+/// collision costs only a comparison.
+fn fingerprint(goal: Option<ClassId>, belief: &Belief) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);
+    let goal = goal.map_or(u64::MAX, |g| g.index() as u64);
+    let known = belief
+        .known()
+        .iter()
+        .fold(mix(0, goal), |h, f| mix(h, f.index() as u64));
+    belief
+        .weights()
+        .iter()
+        .fold(mix(known, u64::MAX), |h, w| mix(h, w.to_bits()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{PlannerPolicy, Policy};
+    use crate::sightings::Sightings;
+    use bip_episodes::{Episode, Place, State};
+
+    fn episode() -> Episode {
+        Episode::from_json(
+            r#"{"format": "bip-episode/1",
+                "world": {"rooms": ["kitchen", "hall"],
+                  "furniture": [
+                    {"id": "fridge", "room": "kitchen", "kind": "container"},
+                    {"id": "table", "room": "kitchen", "kind": "surface"},
+                    {"id": "shelf", "room": "hall", "kind": "surface"}],
+                  "objects": [{"id": "salmon_1", "at": "fridge"}, {"id": "book_1", "at": "table"},
+                              {"id": "apple_1", "at": "shelf"}]},
+                "agent": {"name": "A", "start": "hall"}}"#,
+            "t",
+        )
+        .expect("valid")
+    }
+
+    #[test]
+    fn goals_that_change_nothing_are_scored_once_and_alike_bit_for_bit() {
+        let e = episode();
+        let world = e.world();
+        let class = |name: &str| world.class_by_name(name).expect("class");
+        let fridge = world.furniture_by_name("fridge").expect("fridge");
+        let table = world.furniture_by_name("table").expect("table");
+        let (uniform, there) = (Belief::uniform(3), Belief::thinks_at(fridge, 3, 0.05));
+        let seen = Sightings::none();
+        let planner = PlannerPolicy::default();
+        let at_start = e.initial_state();
+        let mut at_table = e.initial_state();
+        at_table
+            .apply(world, &Action::WalkTo(Place::Furniture(table)))
+            .expect("walk");
+        let goals = ["salmon", "book", "salmon", "book", "apple"];
+        let beliefs = [&uniform, &uniform, &there, &there, &uniform];
+        let step = |state: &State, action: Action, groups: usize| {
+            let situations: Vec<Situation<'_>> = goals
+                .iter()
+                .zip(beliefs)
+                .map(|(goal, belief)| Situation {
+                    world,
+                    state,
+                    goal: class(goal),
+                    belief,
+                    seen,
+                })
+                .collect();
+            assert_eq!(Alike::group(&situations).representatives.len(), groups);
+            let together = planner.log_probs(&situations, &action).expect("scores");
+            for (s, score) in situations.iter().zip(&together) {
+                assert_eq!(planner.log_prob(s, &action).to_bits(), score.to_bits());
+            }
+        };
+        // In the hall (the apple on the shelf is not within reach): one situation per belief.
+        step(&at_start, Action::WalkTo(Place::Furniture(fridge)), 2);
+        // At the table, the book can be grabbed: wanting it is a situation of its own.
+        let grab = Action::Grab(world.object_by_name("book_1").expect("book"));
+        step(&at_table, grab, 4);
+    }
+}
