@@ -541,6 +541,16 @@ fn cells_run_now_while_a_later_cell_waits_for_its_calibration() {
     let answered = records(&out.join("results.jsonl"));
     assert!(!answered.is_empty());
     assert!(answered.iter().all(|r| r["policy"] == "planner"));
+    // The finished cell reports alone, apart from the whole study's report.
+    let part = bip(["study", &file, "--report-only", "--cells", "planner"]);
+    assert!(part.status.success(), "{}", stderr_of(&part));
+    let text = std::fs::read_to_string(out.join("partial-report.json")).expect("written");
+    let partial: Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(partial["policies"].as_array().map(Vec::len), Some(1));
+    assert_eq!(partial["policies"][0]["name"], "planner");
+    assert!(!out.join("report.json").exists());
+    let whole_early = bip(["study", &file, "--report-only"]);
+    assert_eq!(whole_early.status.code(), Some(2));
     // The calibration is made (β = 0.5); the whole plan now answers the other cell only.
     std::fs::write(
         &calibration,

@@ -48,13 +48,9 @@ pub struct StudyArgs {
     report_only: bool,
     /// Run only these cells (names, comma-separated), into the same results file: the
     /// other cells' files (adapters, calibrations) need not exist yet, and the report
-    /// waits until every cell is in.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        value_name = "NAMES",
-        conflicts_with = "report_only"
-    )]
+    /// waits until every cell is in. With --report-only: report these cells alone, once
+    /// each is complete (`partial-report.*`; replicate groups only when whole).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     cells: Vec<String>,
 }
 
@@ -94,9 +90,21 @@ pub fn run(args: &StudyArgs, limits: &Limits, out: &mut Output) -> anyhow::Resul
         answer(&plan, &args.cells, &layout, args.shard, limits, &log, &done)?;
     }
     let records = read_all(&plan.out, &fingerprint)?;
-    let names: Vec<String> = plan.cells.iter().map(|c| c.name.clone()).collect();
+    let partial = args.report_only && !args.cells.is_empty();
+    let names: Vec<String> = plan
+        .cells
+        .iter()
+        .map(|c| c.name.clone())
+        .filter(|n| !partial || args.cells.contains(n))
+        .collect();
+    let groups: Vec<(String, Vec<String>)> = plan
+        .groups
+        .iter()
+        .filter(|(_, members)| members.iter().all(|m| names.contains(m)))
+        .cloned()
+        .collect();
     match StudyReport::from_records(&layout, &names, &records, BOOTSTRAP_SEED) {
-        Ok(report) => write_report(&report.with_replicates(&plan.groups), &plan, out)?,
+        Ok(report) => write_report(&report.with_replicates(&groups), &plan, partial, out)?,
         Err(LabError::IncompleteStudy { missing, total, .. }) if args.shard.is_some() => {
             note!(
                 "bip: {} done; {missing} of {total} results of the study are still missing \

@@ -11,13 +11,22 @@ use crate::cli::output::Output;
 use crate::cli::study::plan::Plan;
 use crate::cli::variance::render::variance;
 
-/// Writes the report's files into the plan's output folder and prints the Markdown.
-pub fn write_report(report: &StudyReport, plan: &Plan, out: &mut Output) -> anyhow::Result<()> {
+/// Writes the report's files into the plan's output folder (`partial-report.*` for a
+/// report of some cells) and prints the Markdown.
+pub fn write_report(
+    report: &StudyReport,
+    plan: &Plan,
+    partial: bool,
+    out: &mut Output,
+) -> anyhow::Result<()> {
     let markdown = markdown(report, plan);
+    let stem = if partial { "partial-report" } else { "report" };
     let mut set = OutputSet::new();
-    let json = set.add("report.json", &plan.out.join("report.json"))?;
+    let name = format!("{stem}.json");
+    let json = set.add(&name, &plan.out.join(&name))?;
     set.put(json, serde_json::to_string_pretty(report)? + "\n");
-    let md = set.add("report.md", &plan.out.join("report.md"))?;
+    let name = format!("{stem}.md");
+    let md = set.add(&name, &plan.out.join(&name))?;
     set.put(md, markdown.clone());
     for policy in &report.policies {
         let name = format!("heatmap-{}.svg", policy.name);
@@ -43,7 +52,10 @@ fn markdown(report: &StudyReport, plan: &Plan) -> String {
     );
     accuracy_table(&mut md, report);
     replicates_table(&mut md, report);
-    for (policy, cell) in report.policies.iter().zip(&plan.cells) {
+    for policy in &report.policies {
+        let Some(cell) = plan.cells.iter().find(|c| c.name == policy.name) else {
+            continue;
+        };
         let flags = if cell.args.is_empty() {
             "the planner's defaults".to_string()
         } else {
