@@ -193,8 +193,11 @@ def test_a_language_model_scores_as_on_the_command_line(bip_bin: Path, smollm2: 
 def test_inference_runs_without_the_gil(shared_data: Path) -> None:
     """A Python thread keeps running while bip works on a long call."""
     graph = json.loads((shared_data / "virtualhome" / "TestScene1_graph.json").read_text())
-    program = ["[Walk] <kitchen> (198)", "[Walk] <fridge> (285)", "[Open] <fridge> (285)",
-               "[Close] <fridge> (285)", "[Walk] <microwave> (293)", "[Open] <microwave> (293)"]
+    # Long enough that the call takes several times 0.1 s (six steps once took 0.09 s):
+    # the fridge and the microwave searched eight times over.
+    cycle = ["[Walk] <fridge> (285)", "[Open] <fridge> (285)", "[Close] <fridge> (285)",
+             "[Walk] <microwave> (293)", "[Open] <microwave> (293)", "[Close] <microwave> (293)"]
+    program = ["[Walk] <kitchen> (198)"] + 8 * cycle
     episode = bip.Episode.from_virtualhome(graph, program, ask_goal=True)
     ticks = 0
     done = threading.Event()
