@@ -238,6 +238,12 @@ impl<'a> Reader<'a> {
                 ["in", "turn"] | ["one", "by"] | ["one", "after"] | ["each", _] | ["every", _]
             )
         });
+        if self.takes_the_last_places_one_by_one(&words) {
+            // "She visits the first, third and fourth cabinets. At each one she opens it
+            // and shuts it again": the verbs spread over the last sentence's places, as
+            // they would within one sentence.
+            self.steps_before -= 1;
+        }
         let mut i = 0;
         while i < tokens.len() {
             i = self.token(sentence, i)?;
@@ -352,6 +358,20 @@ impl<'a> Reader<'a> {
                     self.pending.clear();
                     return Ok(span.end);
                 }
+                if self.walks_within_its_room() {
+                    // "goes to the living room and approaches the pillow", a thing the
+                    // scene never listed: the agent moves about the room it is in, which
+                    // the walk to the room already says.
+                    let phrase = span_text(tokens, span.clone());
+                    self.note(
+                        sentence,
+                        format!(
+                            "\"{phrase}\" is nothing the scene lists: the agent stays in its room"
+                        ),
+                    );
+                    self.motion = Motion::Still;
+                    return Ok(span.end);
+                }
                 if self.expects_place() {
                     return Err(self.error(
                         sentence,
@@ -437,6 +457,29 @@ impl<'a> Reader<'a> {
     }
 
     /// Whether an unknown phrase here would lose an action.
+    /// The sentence opens by taking, one by one, the places the last step went to ("at
+    /// each one", "at each of them", "in every one"), and that step went to several.
+    fn takes_the_last_places_one_by_one(&self, words: &[&str]) -> bool {
+        let opens = matches!(
+            words,
+            ["at" | "in" | "for", "each" | "every", ..] | ["at" | "in", "both", ..]
+        );
+        opens
+            && self
+                .steps
+                .last()
+                .is_some_and(|last| last.targets.len() > 1 && last.targets == self.focus)
+    }
+
+    /// A walk with nothing to do at its end, after the narrative has put the agent in a
+    /// room: its destination may be a thing in that room the scene never listed.
+    fn walks_within_its_room(&self) -> bool {
+        self.motion == Motion::Destination
+            && self.pending.is_empty()
+            && self.repeat == Repeat::No
+            && self.room.is_some()
+    }
+
     pub(super) fn expects_place(&self) -> bool {
         !self.pending.is_empty()
             || (self.motion == Motion::Destination && !self.loose_destination)
