@@ -477,3 +477,32 @@ pub struct BuiltPolicy {
     /// log-probability was sure to lie in, as the run goes.
     pub top_k_bound: Option<Arc<WidestBound>>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Named::entry` falls back to the first row for a value without one, so a policy
+    /// added without its row would print as "planner": each value must have its own.
+    #[test]
+    fn every_policy_kind_has_its_own_row_and_name() {
+        let all = [
+            PolicyKind::Planner,
+            PolicyKind::Lm,
+            PolicyKind::W2s,
+            PolicyKind::Hybrid,
+        ];
+        assert_eq!(PolicyKind::VALUES.len(), all.len());
+        for kind in all {
+            let rows = PolicyKind::VALUES
+                .iter()
+                .filter(|(v, _, _)| *v == kind)
+                .count();
+            assert_eq!(rows, 1, "{kind:?}");
+            assert_eq!(kind.name().parse::<PolicyKind>().ok(), Some(kind));
+            assert_eq!(kind.to_string(), kind.name());
+        }
+        let names: Vec<&str> = all.iter().map(|k| k.name()).collect();
+        assert_eq!(names, ["planner", "lm", "w2s", "hybrid"]);
+    }
+}
