@@ -125,7 +125,7 @@ pub fn model_identity<B: Backend>(model: &LanguageModel<B>) -> String {
     }
     match model.weight_storage() {
         WeightStorage::F32 => identity,
-        storage => format!("{identity} as {}", storage.name()),
+        storage => format!("{identity} as {}", storage.cache_tag()),
     }
 }
 

@@ -43,6 +43,15 @@ impl WeightStorage {
             Self::Int8 => "int8",
         }
     }
+
+    /// What a score cache knows the storage by: its name, and for int8 the version of its
+    /// rounding, so that scores cached before the rounding changed are not reused.
+    pub fn cache_tag(self) -> String {
+        match self {
+            Self::Int8 => format!("int8 v{}", crate::nn::int8::ROUNDING_VERSION),
+            other => other.name().to_string(),
+        }
+    }
 }
 
 impl std::fmt::Display for WeightStorage {

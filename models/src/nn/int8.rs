@@ -33,6 +33,12 @@ const STEP: usize = 4;
 const TILE: usize = 4;
 /// Row groups one parallel task computes.
 const GROUPS_PER_TASK: usize = 4;
+/// The version of this storage's rounding (of weights and of activations). A score
+/// cache keys int8 scores by it ([`crate::WeightStorage::cache_tag`]), so a change to
+/// how either side is rounded must bump it: otherwise scores cached under the old rounding
+/// would be read as the new one's. The test `the_rounding_is_version_1` fails when the
+/// rounding changes.
+pub(crate) const ROUNDING_VERSION: u32 = 1;
 /// Activations are stored offset by this much as unsigned bytes, the multiply-add's
 /// unsigned operand; the offset's contribution is taken out with the weights' block sums.
 const OFFSET: i32 = 128;
@@ -507,6 +513,9 @@ mod tests {
     use super::*;
     use crate::tests::{assert_close, TestBackend};
 
+    /// [`product_fingerprint`] of `the_rounding_is_version_1`'s product under version 1.
+    const FINGERPRINT_V1: u64 = 0xb021_99e3_1f36_1822;
+
     fn matrix(rows: usize, cols: usize, seed: usize) -> Vec<f32> {
         (0..rows * cols)
             .map(|i| (((i + seed) * 7919) % 1000) as f32 / 1000.0 - 0.5)
@@ -537,6 +546,32 @@ mod tests {
             m.gather(ids.clone()).into_data(),
             full.select(0, ids).into_data(),
             0.5 / 254.0,
+        );
+    }
+
+    /// FNV-1a of the bits of a product: a change in any rounding changes it.
+    fn product_fingerprint(values: &[f32]) -> u64 {
+        values.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, v| {
+            v.to_bits()
+                .to_le_bytes()
+                .iter()
+                .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+        })
+    }
+
+    #[test]
+    fn the_rounding_is_version_1() {
+        let dev = Default::default();
+        let (rows, cols, n) = (40, 96, 3);
+        let m = Int8Matrix::from_f32(&matrix(rows, cols, 3), rows, cols);
+        let x_values: Vec<f32> = (0..n * cols).map(|i| (i % 17) as f32 / 9.0 - 0.8).collect();
+        let x = Tensor::<TestBackend, 2>::from_data(TensorData::new(x_values, [n, cols]), &dev);
+        let got = m.product(x).into_data().to_vec::<f32>().expect("f32");
+        assert_eq!(
+            (ROUNDING_VERSION, product_fingerprint(&got)),
+            (1, FINGERPRINT_V1),
+            "the int8 rounding changed: bump ROUNDING_VERSION (cached int8 scores are keyed \
+             by it) and record this product's fingerprint for the new version"
         );
     }
 
