@@ -1,8 +1,6 @@
 //! `bip-episode/1` JSON: read, validated, written back and read again, exported to
 //! VirtualHome, and (when small) inferred with the planner.
 
-use std::io;
-
 use bip_engine::{infer_episode, BatchOptions, HypothesisConfig, PlannerPolicy};
 use bip_episodes::import::virtualhome::export;
 use bip_episodes::Episode;
@@ -13,7 +11,7 @@ use super::{signature, Scratch, Target};
 pub(super) const TARGET: Target = Target {
     name: "episode",
     about: "bip-episode/1 JSON: read, written back and re-read, exported, and inferred when small",
-    setup,
+    setup: super::no_setup,
     run,
     seeds,
     reproducers,
@@ -51,14 +49,11 @@ pub(super) const TARGET: Target = Target {
 const INFER_PLACES: usize = 48;
 const INFER_ACTIONS: usize = 200;
 
-fn setup(_: &Scratch) -> io::Result<()> {
-    Ok(())
+fn run(input: &[u8], scratch: &Scratch) -> String {
+    super::as_text(input, |text| read(text, scratch))
 }
 
-fn run(input: &[u8], scratch: &Scratch) -> String {
-    let Ok(text) = std::str::from_utf8(input) else {
-        return "not UTF-8".into();
-    };
+fn read(text: &str, scratch: &Scratch) -> String {
     let episode = match Episode::from_json(text, "fuzz") {
         Ok(episode) => episode,
         Err(e) => return signature(&e, scratch),

@@ -1,8 +1,6 @@
 //! Hi-ToM records (JSON Lines): every line read into a story, and each story's questions
 //! answered by nested-belief inference.
 
-use std::io;
-
 use bip_engine::nested::{infer_story, Trust};
 use bip_episodes::import::hitom::read_jsonl;
 
@@ -12,7 +10,7 @@ use super::{record_outcomes, Scratch, Target};
 pub(super) const TARGET: Target = Target {
     name: "hitom",
     about: "Hi-ToM records (JSONL): story, question and choices read, then inferred",
-    setup,
+    setup: super::no_setup,
     run,
     seeds,
     reproducers,
@@ -45,14 +43,11 @@ pub(super) const TARGET: Target = Target {
     hot: 1 << 16,
 };
 
-fn setup(_: &Scratch) -> io::Result<()> {
-    Ok(())
+fn run(input: &[u8], scratch: &Scratch) -> String {
+    super::as_text(input, |text| read(text, scratch))
 }
 
-fn run(input: &[u8], scratch: &Scratch) -> String {
-    let Ok(text) = std::str::from_utf8(input) else {
-        return "not UTF-8".into();
-    };
+fn read(text: &str, scratch: &Scratch) -> String {
     // Each story's questions answered by nested-belief inference.
     record_outcomes(read_jsonl(text), scratch, |r| {
         let inference = infer_story(&r.story, Trust::default());

@@ -1,7 +1,5 @@
 //! MMToM-QA text questions (JSON Lines): every line read into an episode.
 
-use std::io;
-
 use bip_episodes::import::mmtom::read_jsonl;
 
 use super::{record_outcomes, Scratch, Target};
@@ -10,7 +8,7 @@ use super::{record_outcomes, Scratch, Target};
 pub(super) const TARGET: Target = Target {
     name: "mmtom",
     about: "MMToM-QA text questions (JSONL records): scene, narrative and question read",
-    setup,
+    setup: super::no_setup,
     run,
     seeds,
     reproducers,
@@ -45,14 +43,11 @@ pub(super) const TARGET: Target = Target {
     hot: 1 << 16,
 };
 
-fn setup(_: &Scratch) -> io::Result<()> {
-    Ok(())
+fn run(input: &[u8], scratch: &Scratch) -> String {
+    super::as_text(input, |text| read(text, scratch))
 }
 
-fn run(input: &[u8], scratch: &Scratch) -> String {
-    let Ok(text) = std::str::from_utf8(input) else {
-        return "not UTF-8".into();
-    };
+fn read(text: &str, scratch: &Scratch) -> String {
     record_outcomes(read_jsonl(text), scratch, |r| {
         format!("read {} actions", r.episode.actions().len().min(3))
     })

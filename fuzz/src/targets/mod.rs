@@ -52,6 +52,16 @@ pub const TARGETS: [Target; 11] = [
     variance::TARGET,
 ];
 
+/// The setup of a target that reads nothing besides its input.
+fn no_setup(_: &Scratch) -> io::Result<()> {
+    Ok(())
+}
+
+/// `read` of `input` as text; the signature "not UTF-8" for input that is not.
+fn as_text(input: &[u8], read: impl FnOnce(&str) -> String) -> String {
+    std::str::from_utf8(input).map_or_else(|_| "not UTF-8".to_string(), read)
+}
+
 /// The target called `name`.
 pub fn find(name: &str) -> Option<&'static Target> {
     TARGETS.iter().find(|t| t.name == name)

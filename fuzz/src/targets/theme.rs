@@ -1,8 +1,6 @@
 //! `bip-theme/1` theme files: loaded, then applied to an episode and a question text and
 //! undone.
 
-use std::io;
-
 use bip_episodes::Episode;
 use bip_themes::{apply_record, check_extra, Theme};
 
@@ -12,7 +10,7 @@ use super::{signature, Scratch, Target};
 pub(super) const TARGET: Target = Target {
     name: "theme",
     about: "bip-theme/1 theme files: loaded, applied to an episode and an MMToM-QA record, undone",
-    setup,
+    setup: super::no_setup,
     run,
     seeds,
     reproducers,
@@ -39,14 +37,11 @@ pub(super) const TARGET: Target = Target {
     hot: 1 << 16,
 };
 
-fn setup(_: &Scratch) -> io::Result<()> {
-    Ok(())
+fn run(input: &[u8], scratch: &Scratch) -> String {
+    super::as_text(input, |text| read(text, scratch))
 }
 
-fn run(input: &[u8], scratch: &Scratch) -> String {
-    let Ok(text) = std::str::from_utf8(input) else {
-        return "not UTF-8".into();
-    };
+fn read(text: &str, scratch: &Scratch) -> String {
     let theme = match Theme::from_json(text) {
         Ok(theme) => theme,
         Err(e) => return signature(&e, scratch),

@@ -1,8 +1,6 @@
 //! ToMi questions (bAbI layout): every question read into a story with the story before
 //! it, and answered by nested-belief inference.
 
-use std::io;
-
 use bip_engine::nested::{infer_story, Trust};
 use bip_episodes::import::tomi::read_tomi;
 
@@ -12,7 +10,7 @@ use super::{record_outcomes, Scratch, Target};
 pub(super) const TARGET: Target = Target {
     name: "tomi",
     about: "ToMi questions (bAbI layout): stories and questions read, then inferred",
-    setup,
+    setup: super::no_setup,
     run,
     seeds,
     reproducers,
@@ -41,14 +39,11 @@ pub(super) const TARGET: Target = Target {
     hot: 1 << 16,
 };
 
-fn setup(_: &Scratch) -> io::Result<()> {
-    Ok(())
+fn run(input: &[u8], scratch: &Scratch) -> String {
+    super::as_text(input, |text| read(text, scratch))
 }
 
-fn run(input: &[u8], scratch: &Scratch) -> String {
-    let Ok(text) = std::str::from_utf8(input) else {
-        return "not UTF-8".into();
-    };
+fn read(text: &str, scratch: &Scratch) -> String {
     match read_tomi(text, None) {
         Ok(records) => record_outcomes(records.into_iter(), scratch, |r| {
             let inference = infer_story(&r.story, Trust::default());

@@ -1,8 +1,6 @@
 //! `bip variance merge` inputs: predictions files of shards (files separated by a
 //! `====` line), merged into one report.
 
-use std::io;
-
 use bip_lab::variance::merge_shards;
 
 use super::{signature, Scratch, Target};
@@ -15,7 +13,7 @@ pub(super) const TARGET: Target = Target {
     name: "variance",
     about:
         "bip variance merge inputs: shards' predictions files (separated by a ==== line), merged",
-    setup,
+    setup: super::no_setup,
     run,
     seeds,
     reproducers,
@@ -44,14 +42,11 @@ pub(super) const TARGET: Target = Target {
     hot: 1 << 16,
 };
 
-fn setup(_: &Scratch) -> io::Result<()> {
-    Ok(())
+fn run(input: &[u8], scratch: &Scratch) -> String {
+    super::as_text(input, |text| read(text, scratch))
 }
 
-fn run(input: &[u8], scratch: &Scratch) -> String {
-    let Ok(text) = std::str::from_utf8(input) else {
-        return "not UTF-8".into();
-    };
+fn read(text: &str, scratch: &Scratch) -> String {
     let files: Vec<(String, &str)> = text
         .split(SEPARATOR)
         .enumerate()

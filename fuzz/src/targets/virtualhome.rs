@@ -1,8 +1,6 @@
 //! VirtualHome scene graphs with a program: read, imported into an episode (asking a goal
 //! and a belief question), and exported back.
 
-use std::io;
-
 use bip_episodes::import::virtualhome::{export, import, read_graph, ImportOptions};
 use bip_episodes::Episode;
 
@@ -15,7 +13,7 @@ const SEPARATOR: &str = "\n----script----\n";
 pub(super) const TARGET: Target = Target {
     name: "virtualhome",
     about: "VirtualHome graph + program (graph JSON, a `----script----` line, the program): imported and exported",
-    setup,
+    setup: super::no_setup,
     run,
     seeds,
     reproducers,
@@ -45,14 +43,11 @@ pub(super) const TARGET: Target = Target {
     hot: 1 << 16,
 };
 
-fn setup(_: &Scratch) -> io::Result<()> {
-    Ok(())
+fn run(input: &[u8], scratch: &Scratch) -> String {
+    super::as_text(input, |text| read(text, scratch))
 }
 
-fn run(input: &[u8], scratch: &Scratch) -> String {
-    let Ok(text) = std::str::from_utf8(input) else {
-        return "not UTF-8".into();
-    };
+fn read(text: &str, scratch: &Scratch) -> String {
     let (graph, script) = match text.split_once(SEPARATOR) {
         Some((graph, script)) => (graph, Some(script)),
         None => (text, None),
