@@ -564,3 +564,47 @@ fn cells_run_now_while_a_later_cell_waits_for_its_calibration() {
     assert_eq!(&all[..answered.len()], &answered[..]);
     assert!(out.join("report.json").is_file());
 }
+
+/// Each planner record of a results file: item → posterior.
+fn planner_posteriors(path: &Path) -> HashMap<String, Value> {
+    records(path)
+        .into_iter()
+        .filter(|r| r["policy"] == "planner")
+        .map(|r| {
+            (
+                r["item"].as_str().expect("item").to_string(),
+                r["posterior"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// The weak-to-strong plans in `examples/` are what wrote `results/`: every cell's flags
+/// still parse (models and calibrations are not needed for cells not run), and the
+/// planner cell, run again, gives the committed posteriors on the same questions.
+#[test]
+fn the_shipped_w2s_plans_parse_and_their_planner_cells_give_the_committed_answers() {
+    for name in ["w2s-study", "w2s-study-hybrid"] {
+        let dir = TempDir::new();
+        let text = std::fs::read_to_string(root().join(format!("examples/{name}.toml")))
+            .expect("the plan is shipped");
+        let out = dir.path().join("out");
+        let written = format!("out = \"results/{name}\"");
+        assert!(text.contains(&written), "{name}: {written}");
+        let moved = text.replace(&written, &format!("out = {:?}", out.to_string_lossy()));
+        let plan_path = dir.path().join("plan.toml");
+        std::fs::write(&plan_path, moved).expect("write the plan");
+        let run = Command::new(env!("CARGO_BIN_EXE_bip"))
+            .current_dir(root())
+            .arg("study")
+            .arg(&plan_path)
+            .args(["--cells", "planner"])
+            .output()
+            .expect("bip runs");
+        assert!(run.status.success(), "{name}: {}", stderr_of(&run));
+        let again = planner_posteriors(&out.join("results.jsonl"));
+        let committed = planner_posteriors(&root().join(format!("results/{name}/results.jsonl")));
+        assert_eq!(again.len(), 28, "{name}");
+        assert_eq!(again, committed, "{name}");
+    }
+}
