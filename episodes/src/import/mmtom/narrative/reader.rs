@@ -456,7 +456,6 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// Whether an unknown phrase here would lose an action.
     /// The sentence opens by taking, one by one, the places the last step went to ("at
     /// each one", "at each of them", "in every one"), and that step went to several.
     fn takes_the_last_places_one_by_one(&self, words: &[&str]) -> bool {
@@ -480,6 +479,7 @@ impl<'a> Reader<'a> {
             && self.room.is_some()
     }
 
+    /// Whether an unknown phrase here would lose an action.
     pub(super) fn expects_place(&self) -> bool {
         !self.pending.is_empty()
             || (self.motion == Motion::Destination && !self.loose_destination)
