@@ -213,6 +213,10 @@ fn a_sentence_taking_the_last_places_one_by_one_spreads_over_them() {
          opens it and shuts it again before going on to the next one.",
         "Ann is in the kitchen. She goes over to the first, third and fourth cabinets. At each \
          of them, she opens it, then closes it.",
+        "Ann is in the kitchen. She goes over to the first, third and fourth cabinets. At every \
+         one of them, she opens it, then closes it.",
+        "Ann is in the kitchen. She walks to the first, third and fourth cabinets and, at each \
+         one of them, opens it and then closes it.",
         "Ann is in the kitchen. She visits the first, third and fourth cabinets; at each one she \
          opens it and shuts it again before going on to the next one.",
     ] {
@@ -244,4 +248,30 @@ fn approaching_a_thing_the_scene_never_listed_keeps_the_agent_in_its_room() {
     // What it should do there is still unknown: a refusal, naming the phrase.
     let e = error("Ann is in the bedroom. She goes to the living room and opens the pillow.");
     assert!(e.contains("the pillow"), "{e}");
+}
+
+#[test]
+fn each_one_of_the_places_is_a_phrase_of_its_own() {
+    for text in [
+        "Ann is in the kitchen. She opens every one of the first three cabinets in turn and \
+         closes it again.",
+        "Ann is in the kitchen. She opens each one of the first three cabinets in turn and \
+         closes it again.",
+    ] {
+        assert_eq!(
+            actions(text),
+            [
+                "w:kitchen_cabinet_1",
+                "o:kitchen_cabinet_1",
+                "c:kitchen_cabinet_1",
+                "w:kitchen_cabinet_2",
+                "o:kitchen_cabinet_2",
+                "c:kitchen_cabinet_2",
+                "w:kitchen_cabinet_3",
+                "o:kitchen_cabinet_3",
+                "c:kitchen_cabinet_3",
+            ],
+            "{text}"
+        );
+    }
 }

@@ -534,7 +534,8 @@ pub(super) fn is_verb_like(w: &str) -> bool {
         && !w.chars().all(|c| c.is_ascii_digit())
 }
 
-/// "each", "each one", "each of them", "both", "both of them", "them", "all of them":
+/// "each", "each one", "each of them", "each (every) one of them", "every one", "both",
+/// "both of them", "them", "all of them":
 /// how many tokens, if one starts at `i`.
 fn distributive_at(tokens: &[Token], i: usize) -> Option<usize> {
     let word = |k: usize| tokens.get(i + k).and_then(Token::word);
@@ -546,9 +547,19 @@ fn distributive_at(tokens: &[Token], i: usize) -> Option<usize> {
     {
         return Some(4);
     }
+    // "each one of them", "every one of them".
+    if matches!(word(0)?, "each" | "every")
+        && word(1) == Some("one")
+        && word(2) == Some("of")
+        && word(3) == Some("them")
+    {
+        return Some(4);
+    }
     match (word(0)?, word(1), word(2)) {
         ("each" | "both" | "all", Some("of"), Some("them")) => Some(3),
-        ("each", Some("one"), _) => Some(2),
+        // "each one of the first three cabinets" is a phrase of its own.
+        ("each" | "every", Some("one"), Some("of")) => None,
+        ("each" | "every", Some("one"), _) => Some(2),
         // "each of the first three cabinets" is a phrase of its own.
         ("each", Some("of"), _) => None,
         ("each", _, _) | ("them", _, _) => Some(1),
