@@ -85,7 +85,7 @@ impl MemoryWeights {
         let mut w = Self::new(format!("random weights (seed {seed})"));
         for (name, shape) in canonical_tensors(config) {
             let n = shape.iter().product();
-            let mut rng = SplitMix64::new(seed ^ fnv1a(&name));
+            let mut rng = SplitMix64::new(seed ^ fnv1a(name.as_bytes()));
             let data = if name.ends_with("norm.weight") {
                 (0..n).map(|_| 1.0 + 0.1 * rng.uniform()).collect()
             } else {
@@ -225,9 +225,10 @@ pub(crate) fn transpose(data: &[f32], rows: usize, cols: usize) -> Vec<f32> {
     out
 }
 
-/// FNV-1a hash of a name, to derive per-tensor seeds.
-fn fnv1a(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+/// FNV-1a of `bytes`: a hash stable across Rust versions (the standard hasher is not
+/// promised to be), for per-tensor seeds, score cache file names and test fingerprints.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }

@@ -551,12 +551,8 @@ mod tests {
 
     /// FNV-1a of the bits of a product: a change in any rounding changes it.
     fn product_fingerprint(values: &[f32]) -> u64 {
-        values.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, v| {
-            v.to_bits()
-                .to_le_bytes()
-                .iter()
-                .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-        })
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        crate::weights::fnv1a(&bytes)
     }
 
     #[test]

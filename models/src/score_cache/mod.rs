@@ -200,10 +200,7 @@ fn file_name(identity: &str) -> String {
         })
         .take(60)
         .collect();
-    // FNV-1a: stable across Rust versions (the standard hasher is not promised to be).
-    let hash = identity.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
+    let hash = crate::weights::fnv1a(identity.as_bytes());
     format!("{safe}-{hash:016x}.jsonl")
 }
 
