@@ -459,10 +459,7 @@ impl<'a> Reader<'a> {
     /// The sentence opens by taking, one by one, the places the last step went to ("at
     /// each one", "at each of them", "in every one"), and that step went to several.
     fn takes_the_last_places_one_by_one(&self, words: &[&str]) -> bool {
-        let opens = matches!(
-            words,
-            ["at" | "in" | "for", "each" | "every", ..] | ["at" | "in", "both", ..]
-        );
+        let opens = matches!(words, ["at" | "in" | "for", "each" | "every", ..]);
         opens
             && self
                 .steps
