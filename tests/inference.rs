@@ -4,7 +4,7 @@ use bip::engine::{hypotheses_at, infer_episode, BatchOptions, Inference, Planner
 use bip::episodes::{Episode, Proposition};
 use bip::lab::generate::{generate, GenerateOptions};
 
-use crate::util::examples;
+use crate::util::{bip, examples, posteriors, root, TempDir};
 
 fn shipped_and_generated_episodes() -> Vec<Episode> {
     let mut episodes: Vec<Episode> = examples()
@@ -111,4 +111,56 @@ fn pruning_scores_a_few_hypotheses_per_option_and_keeps_every_option_alive() {
     }
     // The pruned space keeps the planner's best reading of each option.
     assert!(agree * 10 >= total * 9, "{agree} of {total} agree");
+}
+
+/// Questions of our own wording (tests/data/mmtom-world-prior.jsonl): Anna, unseen
+/// cabinets before her, heads to the kitchen cabinet that holds a wine glass. Is she after
+/// a remote control (the house has none) or a wine glass? Her walk alone cannot tell; the
+/// world-aware prior does — a class the house holds is the likelier goal, whichever option
+/// it is — and between two classes the house both lacks it stays a tie.
+#[test]
+fn a_goal_the_house_lacks_loses_to_one_it_holds_and_two_it_lacks_tie() {
+    let dir = TempDir::new();
+    let episodes = dir.path().join("episodes.jsonl");
+    let text = root().join("tests/data/mmtom-world-prior.jsonl");
+    let imported = bip([
+        "import".as_ref(),
+        "mmtom".as_ref(),
+        text.as_os_str(),
+        "-o".as_ref(),
+        episodes.as_os_str(),
+    ]);
+    assert!(
+        imported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&imported.stderr)
+    );
+    let world_blind = dir.write(
+        "blind.json",
+        r#"{"format": "bip-calibration/1", "policy": "planner", "beta": 3,
+            "absent_goal_weight": 1, "open_view_weight": 0,
+            "mean_log_likelihood": 0, "questions": 1}"#,
+    );
+    let by_default = posteriors(&bip([
+        "infer".as_ref(),
+        episodes.as_os_str(),
+        "--json".as_ref(),
+    ]));
+    let blind = posteriors(&bip([
+        "infer".as_ref(),
+        episodes.as_os_str(),
+        "--json".as_ref(),
+        "--calibration".as_ref(),
+        world_blind.as_os_str(),
+    ]));
+    let p = |posterior: &serde_json::Value, option: &str| posterior[option].as_f64().unwrap();
+    // Remote control or wine glass; then the same, options swapped.
+    assert!(p(&by_default[0], "b") > 0.9, "{by_default:?}");
+    assert!(p(&by_default[1], "a") > 0.9, "{by_default:?}");
+    // Remote control or cupcake: the house has neither.
+    assert_eq!(p(&by_default[2], "a"), p(&by_default[2], "b"));
+    // Without the prior, nothing in the walk tells them apart.
+    for posterior in &blind {
+        assert_eq!(p(posterior, "a"), p(posterior, "b"), "{blind:?}");
+    }
 }

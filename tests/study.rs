@@ -566,14 +566,18 @@ fn cells_run_now_while_a_later_cell_waits_for_its_calibration() {
 }
 
 /// Each planner record of a results file: item → posterior.
-fn planner_posteriors(path: &Path) -> HashMap<String, Value> {
+fn planner_posteriors(path: &Path) -> HashMap<String, Vec<f64>> {
     records(path)
         .into_iter()
         .filter(|r| r["policy"] == "planner")
         .map(|r| {
+            let posterior = r["posterior"].as_array().expect("posterior");
             (
                 r["item"].as_str().expect("item").to_string(),
-                r["posterior"].clone(),
+                posterior
+                    .iter()
+                    .map(|p| p.as_f64().expect("number"))
+                    .collect(),
             )
         })
         .collect()
@@ -581,7 +585,9 @@ fn planner_posteriors(path: &Path) -> HashMap<String, Value> {
 
 /// The weak-to-strong plans in `examples/` are what wrote `results/`: every cell's flags
 /// still parse (models and calibrations are not needed for cells not run), and the
-/// planner cell, run again, gives the committed posteriors on the same questions.
+/// planner cell, run again, gives the committed posteriors on the same questions — to
+/// 1e-12: the world-aware goal prior, added after the run, normalises over another total
+/// where a question names a class the house lacks, which moves the last bits only.
 #[test]
 fn the_shipped_w2s_plans_parse_and_their_planner_cells_give_the_committed_answers() {
     for name in ["w2s-study", "w2s-study-hybrid"] {
@@ -605,6 +611,17 @@ fn the_shipped_w2s_plans_parse_and_their_planner_cells_give_the_committed_answer
         let again = planner_posteriors(&out.join("results.jsonl"));
         let committed = planner_posteriors(&root().join(format!("results/{name}/results.jsonl")));
         assert_eq!(again.len(), 28, "{name}");
-        assert_eq!(again, committed, "{name}");
+        let mut items: Vec<&String> = again.keys().collect();
+        items.sort();
+        for item in items {
+            let (now, then) = (&again[item], &committed[item]);
+            assert_eq!(now.len(), then.len(), "{name} {item}");
+            for (a, b) in now.iter().zip(then) {
+                assert!(
+                    (a - b).abs() < 1e-12,
+                    "{name} {item}: {now:?} against {then:?}"
+                );
+            }
+        }
     }
 }

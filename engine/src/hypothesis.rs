@@ -23,6 +23,15 @@ pub struct HypothesisConfig {
     pub belief_leak: f64,
     /// Prior weight of the uninformed belief relative to each "thinks it is at X" belief.
     pub uninformed_weight: f64,
+    /// Prior weight of a goal class no object of which is in the house, against 1 for a
+    /// class the house holds. In (0, ∞);
+    /// 1 treats both alike.
+    pub absent_goal_weight: f64,
+    /// Extra prior weight of "thinks it is at X" for a class an object of which lies on
+    /// surface X in plain view: that belief weighs `1 + open_view_weight` against 1.
+    /// At least 0; 0 gives every
+    /// class the same starting beliefs.
+    pub open_view_weight: f64,
     /// Sets of places to add as "thinks it is in one of these" beliefs, each with the
     /// prior weight of a single place (see [`search_sets`]).
     pub search_sets: Vec<Vec<FurnitureId>>,
@@ -48,11 +57,23 @@ pub const DEFAULT_MAX_HYPOTHESES: usize = 100_000;
 /// 5,000 containers 50 million.
 pub const DEFAULT_MAX_BELIEF_VALUES: usize = 1 << 26;
 
+/// The default [`HypothesisConfig::absent_goal_weight`]: fitted by `bip calibrate
+/// --world-prior` on generated episodes (results/world-prior), where it runs to its grid's
+/// bottom, as it must wherever agents only ever want what the house holds.
+pub(crate) const DEFAULT_ABSENT_GOAL_WEIGHT: f64 = 0.005;
+
+/// The default [`HypothesisConfig::open_view_weight`]: fitted the same way, 0 — on agents
+/// half of whom know what lies in the open, favouring that belief did not explain their
+/// answers better (results/world-prior).
+pub(crate) const DEFAULT_OPEN_VIEW_WEIGHT: f64 = 0.0;
+
 impl Default for HypothesisConfig {
     fn default() -> Self {
         Self {
             belief_leak: 0.05,
             uninformed_weight: 1.0,
+            absent_goal_weight: DEFAULT_ABSENT_GOAL_WEIGHT,
+            open_view_weight: DEFAULT_OPEN_VIEW_WEIGHT,
             search_sets: Vec::new(),
             max_hypotheses: DEFAULT_MAX_HYPOTHESES,
             max_belief_values: DEFAULT_MAX_BELIEF_VALUES,
@@ -65,7 +86,9 @@ impl Default for HypothesisConfig {
 pub struct BeliefHypothesis {
     /// What it is.
     pub initial: InitialBelief,
-    /// Its log prior probability (the hypotheses of a class sum to 1).
+    /// Its log prior probability before the world is read (the hypotheses sum to 1); a
+    /// session weighs it for each class by what lies in the open
+    /// ([`HypothesisConfig::open_view_weight`]).
     pub log_prior: f64,
 }
 

@@ -10,6 +10,7 @@ use crate::error::EngineError;
 use crate::hypothesis::{belief_hypotheses, BeliefHypothesis, Hypothesis, HypothesisConfig};
 use crate::policy::{Policy, Situation};
 use crate::posterior::Posterior;
+use crate::prior::{belief_log_priors, goal_log_priors};
 use crate::sightings::Sightings;
 
 /// An inference session over one agent in one world.
@@ -58,6 +59,8 @@ pub(crate) struct Core {
     pub(crate) state: State,
     steps: usize,
     pub(crate) belief_hypotheses: Vec<BeliefHypothesis>,
+    /// `belief_log_priors[class][h]`: the prior of starting belief `h` about `class`.
+    belief_log_priors: Vec<Vec<f64>>,
     /// `beliefs[class][h]`: the current belief about `class` under starting belief `h`.
     pub(crate) beliefs: Vec<Vec<Belief>>,
     pub(crate) hypotheses: Vec<Hypothesis>,
@@ -68,11 +71,13 @@ pub(crate) struct Core {
 
 impl<'a> Inference<'a> {
     /// Starts a session: the agent stands at `state` and has seen what it sees there.
-    /// `goals` are the classes it may want (uniform prior).
+    /// `goals` are the classes it may want (equally likely a priori, save that classes the
+    /// house lacks weigh [`HypothesisConfig::absent_goal_weight`]).
     ///
     /// # Errors
     /// [`EngineError::InvalidParameter`] for a belief leak outside (0, 1) or a negative
-    /// uninformed weight.
+    /// uninformed weight, a goal weight for classes the house lacks that is not a
+    /// positive number, or a negative open-view weight.
     pub fn new(
         world: &'a World,
         policy: &'a dyn Policy,
@@ -197,6 +202,14 @@ impl Core {
             });
         }
         EngineError::check_non_negative("uninformed weight", config.uninformed_weight)?;
+        EngineError::check_non_negative("open-view weight", config.open_view_weight)?;
+        if !(config.absent_goal_weight > 0.0 && config.absent_goal_weight.is_finite()) {
+            return Err(EngineError::InvalidParameter {
+                name: "goal weight of a class the house lacks",
+                value: config.absent_goal_weight,
+                reason: "must be a positive number",
+            });
+        }
         let belief_hypotheses = belief_hypotheses(world, config);
         let (classes, beliefs) = (world.classes.len(), belief_hypotheses.len());
         let count = goals.len().max(classes).saturating_mul(beliefs);
@@ -229,19 +242,20 @@ impl Core {
                     .collect()
             })
             .collect();
-        let log_goal_prior = -(goals.len().max(1) as f64).ln();
+        let belief_log_priors = belief_log_priors(world, &belief_hypotheses, config);
         let mut hypotheses = Vec::new();
         let mut log_weights = Vec::new();
-        for &goal in goals {
-            for (belief, h) in belief_hypotheses.iter().enumerate() {
+        for (&goal, goal_prior) in goals.iter().zip(goal_log_priors(world, goals, config)) {
+            for (belief, belief_prior) in belief_log_priors[goal.index()].iter().enumerate() {
                 hypotheses.push(Hypothesis { goal, belief });
-                log_weights.push(log_goal_prior + h.log_prior);
+                log_weights.push(goal_prior + belief_prior);
             }
         }
         let mut core = Self {
             state,
             steps: 0,
             belief_hypotheses,
+            belief_log_priors,
             beliefs,
             hypotheses,
             log_weights,
@@ -384,6 +398,7 @@ impl Core {
         Posterior::new(
             world,
             &self.belief_hypotheses,
+            &self.belief_log_priors,
             &self.beliefs,
             &self.hypotheses,
             &self.log_weights,

@@ -49,6 +49,7 @@ mod named;
 pub mod nested;
 mod policy;
 mod posterior;
+mod prior;
 mod readings;
 mod side_by_side;
 mod sightings;

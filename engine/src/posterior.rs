@@ -10,6 +10,8 @@ use crate::logprob::{log_sum_exp, normalize};
 pub struct Posterior<'a> {
     world: &'a World,
     belief_hypotheses: &'a [BeliefHypothesis],
+    /// `[class][h]`: the prior of starting belief `h` about `class`.
+    belief_log_priors: &'a [Vec<f64>],
     beliefs: &'a [Vec<Belief>],
     hypotheses: &'a [Hypothesis],
     log_weights: &'a [f64],
@@ -33,6 +35,7 @@ impl<'a> Posterior<'a> {
     pub(crate) fn new(
         world: &'a World,
         belief_hypotheses: &'a [BeliefHypothesis],
+        belief_log_priors: &'a [Vec<f64>],
         beliefs: &'a [Vec<Belief>],
         hypotheses: &'a [Hypothesis],
         log_weights: &'a [f64],
@@ -40,6 +43,7 @@ impl<'a> Posterior<'a> {
         Self {
             world,
             belief_hypotheses,
+            belief_log_priors,
             beliefs,
             hypotheses,
             log_weights,
@@ -203,13 +207,10 @@ impl<'a> Posterior<'a> {
                 if class == h.goal {
                     return log_indicator(beliefs[h.belief].satisfies(&conditions));
                 }
-                let terms: Vec<f64> = self
-                    .belief_hypotheses
+                let terms: Vec<f64> = self.belief_log_priors[class.index()]
                     .iter()
                     .zip(beliefs)
-                    .map(|(hypothesis, belief)| {
-                        hypothesis.log_prior + log_indicator(belief.satisfies(&conditions))
-                    })
+                    .map(|(prior, belief)| prior + log_indicator(belief.satisfies(&conditions)))
                     .collect();
                 log_sum_exp(&terms)
             })

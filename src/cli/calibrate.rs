@@ -13,7 +13,8 @@ use bip::engine::Policy;
 use bip::episodes::Episode;
 use bip::io::OutputSet;
 use bip::lab::calibrate::{
-    fit_alpha, fit_beta, fit_lm_weight, CalibrationFile, ALPHA_GRID, LM_WEIGHT_RANGE,
+    fit_alpha, fit_beta, fit_lm_weight, fit_world_prior, CalibrationFile, ABSENT_GOAL_GRID,
+    ALPHA_GRID, LM_WEIGHT_RANGE, OPEN_VIEW_GRID,
 };
 use bip::lab::nested::fit_trust;
 use bip::policy::PolicyKind;
@@ -38,6 +39,11 @@ pub struct CalibrateArgs {
     /// the planner's β.
     #[command(flatten)]
     policy: PolicyArgs,
+    /// With the planner: after β, fit the world-aware prior at it (how much less likely
+    /// a goal the house lacks is, and how strongly the agent knows where things lying in
+    /// the open are), over a grid.
+    #[arg(long)]
+    world_prior: bool,
 }
 
 /// Runs `bip calibrate`.
@@ -45,6 +51,9 @@ pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let mut outputs = OutputSet::new();
     let slot = outputs.add("--out", &args.out)?;
     outputs.refuse_inputs(args.files.iter().map(PathBuf::as_path))?;
+    if args.world_prior && args.policy.kind() != PolicyKind::Planner {
+        bail!("--world-prior is fitted for the planner (the default --policy)");
+    }
     let (episodes, stories) = read_documents(&args.files)?;
     let (fit, what) = if !stories.is_empty() {
         if args.policy.kind() != PolicyKind::Planner {
@@ -56,8 +65,21 @@ pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     } else {
         match args.policy.kind() {
             PolicyKind::Planner => {
-                let fit = fit_beta(&episodes).context("calibration failed")?;
-                let what = format!("β = {:.3}", fit.beta.unwrap_or_default());
+                let mut fit = fit_beta(&episodes).context("calibration failed")?;
+                let beta = fit.beta.unwrap_or_default();
+                let mut what = format!("β = {beta:.3}");
+                if args.world_prior {
+                    fit = fit_world_prior(&episodes, beta).context("calibration failed")?;
+                    let (absent, open) = (
+                        fit.absent_goal_weight.unwrap_or_default(),
+                        fit.open_view_weight.unwrap_or_default(),
+                    );
+                    what += &format!(
+                        ", goal weight of a class the house lacks {absent}, open-view weight \
+                         {open}{}",
+                        grid_end(absent, open)
+                    );
+                }
                 (fit, what)
             }
             PolicyKind::Hybrid => fit_hybrid(&episodes, &args.policy)?,
@@ -81,6 +103,23 @@ pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         note!("bip: {line}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says which fitted world-prior weight, if any, lies at the end of its grid, where the
+/// questions would have it go further.
+fn grid_end(absent: f64, open: f64) -> String {
+    let mut ends = Vec::new();
+    if absent == ABSENT_GOAL_GRID[ABSENT_GOAL_GRID.len() - 1] {
+        ends.push("the goal weight at its grid's bottom");
+    }
+    if open == OPEN_VIEW_GRID[OPEN_VIEW_GRID.len() - 1] {
+        ends.push("the open-view weight at its grid's top");
+    }
+    if ends.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", ends.join(", "))
+    }
 }
 
 /// Fits the hybrid's LM weight, with the policy's pruning.

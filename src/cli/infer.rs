@@ -108,7 +108,7 @@ fn singles(
     documents: Vec<(AnyEpisode, String)>,
 ) -> anyhow::Result<(Report, String)> {
     let policy = args.policy.build()?;
-    let mut options = limits.batch(args.policy.pruning()?);
+    let mut options = limits.batch(&args.policy)?;
     options.trace_top = args.trace.then_some(args.trace_top);
     let mut episodes = Vec::with_capacity(documents.len());
     let mut reports = Vec::with_capacity(documents.len());

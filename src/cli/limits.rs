@@ -5,13 +5,14 @@ use anyhow::bail;
 use clap::Args;
 
 use bip::engine::{
-    BatchOptions, EngineError, HypothesisConfig, Pruning, DEFAULT_MAX_BELIEF_VALUES,
-    DEFAULT_MAX_HYPOTHESES,
+    BatchOptions, EngineError, HypothesisConfig, DEFAULT_MAX_BELIEF_VALUES, DEFAULT_MAX_HYPOTHESES,
 };
 use bip::episodes::limits::{
     set_max_places, set_max_readings, DEFAULT_MAX_PLACES, DEFAULT_MAX_READINGS,
 };
 use bip::io::set_max_input_bytes;
+
+use crate::cli::policy::PolicyArgs;
 
 /// Limits of every command (global flags).
 #[derive(Debug, Args)]
@@ -69,27 +70,32 @@ impl LimitArgs {
 }
 
 impl Limits {
-    /// Batch options within the limits, with `pruning`.
-    pub fn batch(&self, pruning: Option<Pruning>) -> BatchOptions {
-        BatchOptions {
-            hypotheses: HypothesisConfig {
-                max_hypotheses: self.max_hypotheses,
-                max_belief_values: self.max_belief_values,
-                ..HypothesisConfig::default()
-            },
-            pruning,
-            ..BatchOptions::default()
+    /// Batch options within the limits, for `policy`: its pruning, and the world-aware
+    /// prior its --calibration fitted (else the engine's defaults).
+    pub fn batch(&self, policy: &PolicyArgs) -> anyhow::Result<BatchOptions> {
+        let mut hypotheses = HypothesisConfig {
+            max_hypotheses: self.max_hypotheses,
+            max_belief_values: self.max_belief_values,
+            ..HypothesisConfig::default()
+        };
+        if let Some((absent, open)) = policy.world_prior()? {
+            (hypotheses.absent_goal_weight, hypotheses.open_view_weight) = (absent, open);
         }
+        Ok(BatchOptions {
+            hypotheses,
+            pruning: policy.pruning()?,
+            ..BatchOptions::default()
+        })
     }
 
     /// [`batch`](Self::batch), running the episodes of a language-model policy side by
     /// side ([`BatchOptions::side_by_side`]): for commands that run a file of episodes
     /// through one policy and nothing after it.
-    pub fn batch_side_by_side(&self, pruning: Option<Pruning>) -> BatchOptions {
-        BatchOptions {
+    pub fn batch_side_by_side(&self, policy: &PolicyArgs) -> anyhow::Result<BatchOptions> {
+        Ok(BatchOptions {
             side_by_side: true,
-            ..self.batch(pruning)
-        }
+            ..self.batch(policy)?
+        })
     }
 }
 

@@ -70,6 +70,8 @@ pub fn fit_alpha(
         lm: Some(settings),
         trust: None,
         alpha_curve: Some(curve),
+        absent_goal_weight: None,
+        open_view_weight: None,
         mean_log_likelihood,
         questions,
     })

@@ -79,6 +79,8 @@ pub fn fit_lm_weight(
         lm: Some(settings),
         trust: None,
         alpha_curve: None,
+        absent_goal_weight: None,
+        open_view_weight: None,
         mean_log_likelihood,
         questions,
     })

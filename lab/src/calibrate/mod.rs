@@ -6,10 +6,12 @@
 mod alpha;
 mod hybrid;
 mod lm_settings;
+mod world_prior;
 
 pub use alpha::{fit_alpha, ALPHA_GRID};
 pub use hybrid::{fit_lm_weight, LM_WEIGHT_RANGE};
 pub use lm_settings::{LmSettings, SettingDifference, Steering};
+pub use world_prior::{fit_world_prior, ABSENT_GOAL_GRID, OPEN_VIEW_GRID};
 
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +61,16 @@ pub struct CalibrationFile {
     /// ascending α, so that a reader sees how flat or sharp the fit was, not its peak alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alpha_curve: Option<Vec<AlphaPoint>>,
+    /// For "planner" fitted with the world-aware prior (`bip calibrate --world-prior`):
+    /// the goal weight of a class the house lacks
+    /// ([`HypothesisConfig::absent_goal_weight`](bip_engine::HypothesisConfig::absent_goal_weight)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub absent_goal_weight: Option<f64>,
+    /// With `absent_goal_weight`: the extra weight of believing a thing lying in the open
+    /// is where it lies
+    /// ([`HypothesisConfig::open_view_weight`](bip_engine::HypothesisConfig::open_view_weight)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_view_weight: Option<f64>,
     /// Mean log probability of the correct options at `beta` on the fitting data.
     pub mean_log_likelihood: f64,
     /// Questions the fit used.
@@ -121,6 +133,24 @@ impl CalibrationFile {
             ("hybrid", _, _) if file.alpha.is_some_and(|a| !a.is_finite()) => {
                 Err(missing("alpha", "a finite number is needed"))
             }
+            _ if file
+                .absent_goal_weight
+                .is_some_and(|w| !(w > 0.0 && w.is_finite())) =>
+            {
+                Err(missing("absent_goal_weight", "a positive number is needed"))
+            }
+            _ if file
+                .open_view_weight
+                .is_some_and(|w| !(w >= 0.0 && w.is_finite())) =>
+            {
+                Err(missing("open_view_weight", "a number ≥ 0 is needed"))
+            }
+            _ if file.absent_goal_weight.is_some() != file.open_view_weight.is_some() => {
+                Err(missing(
+                    "open_view_weight",
+                    "the world prior's two weights come together",
+                ))
+            }
             _ => Ok(file),
         }
     }
@@ -141,7 +171,7 @@ pub fn mean_log_likelihood(episodes: &[Episode], beta: f64) -> Result<(f64, usiz
 ///
 /// # Errors
 /// As [`infer_all`]; also if no question has an expected option.
-fn policy_log_likelihood(
+pub(crate) fn policy_log_likelihood(
     episodes: &[Episode],
     policy: &dyn Policy,
     options: &BatchOptions,
@@ -229,6 +259,8 @@ pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, LabError> {
         lm: None,
         trust: None,
         alpha_curve: None,
+        absent_goal_weight: None,
+        open_view_weight: None,
         mean_log_likelihood,
         questions,
     })
@@ -277,5 +309,30 @@ mod tests {
             CalibrationFile::from_json("{"),
             Err(LabError::NotACalibration { .. })
         ));
+        let prior = |absent: &str, open: &str| {
+            bad.replace("/9", "/1")
+                .replace("\"beta\": 1", &format!("\"beta\": 1{absent}{open}"))
+        };
+        assert!(CalibrationFile::from_json(&prior(
+            ", \"absent_goal_weight\": 0.01",
+            ", \"open_view_weight\": 2"
+        ))
+        .is_ok());
+        for (absent, open) in [
+            (", \"absent_goal_weight\": 0", ", \"open_view_weight\": 2"),
+            (
+                ", \"absent_goal_weight\": 0.1",
+                ", \"open_view_weight\": -1",
+            ),
+            (", \"absent_goal_weight\": 0.1", ""),
+        ] {
+            assert!(
+                matches!(
+                    CalibrationFile::from_json(&prior(absent, open)),
+                    Err(LabError::CalibrationField { .. })
+                ),
+                "{absent}{open}"
+            );
+        }
     }
 }

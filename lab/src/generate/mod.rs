@@ -22,7 +22,7 @@ pub use world::{random_world, OBJECT_CLASSES, ROOMS};
 use rayon::prelude::*;
 
 use bip_episodes::json::{AgentFile, EpisodeFile, FORMAT};
-use bip_episodes::{Agent, Episode, EpisodeError, EpisodeParts};
+use bip_episodes::{Agent, Episode, EpisodeError, EpisodeParts, World};
 
 use crate::rng::Rng;
 use crate::LabError;
@@ -56,6 +56,14 @@ pub struct GenerateOptions {
     /// Share of episodes whose question is unknowable from the behaviour so far
     /// (expected answer `"unknowable"`).
     pub unknowable: f64,
+    /// Share of agents that have seen, before the episode, what lies on every surface of
+    /// the house (at home, things in the open are known): such an agent whose goal lies
+    /// in the open walks straight to it.
+    pub knows_the_open: f64,
+    /// Share of episodes whose world names one object class the house lacks; a goal
+    /// question there takes it as the distractor (the agents always want something the
+    /// house holds).
+    pub absent_distractors: f64,
 }
 
 impl Default for GenerateOptions {
@@ -67,6 +75,8 @@ impl Default for GenerateOptions {
             agent_leak: 0.1,
             max_steps: 40,
             unknowable: 0.0,
+            knows_the_open: 0.0,
+            absent_distractors: 0.0,
         }
     }
 }
@@ -109,6 +119,9 @@ pub fn generate_with_truth(
     let agent = NAMES[rng.below(NAMES.len())];
     // Drawn only when asked for, so that a corpus without unknowables is unchanged.
     let unknowable = options.unknowable > 0.0 && rng.chance(options.unknowable);
+    let knows_the_open = options.knows_the_open > 0.0 && rng.chance(options.knows_the_open);
+    let names_a_lacking_class =
+        options.absent_distractors > 0.0 && rng.chance(options.absent_distractors);
     for _ in 0..ATTEMPTS {
         let shell = EpisodeFile {
             format: FORMAT.to_string(),
@@ -123,13 +136,20 @@ pub fn generate_with_truth(
             actions: Vec::new(),
             questions: Vec::new(),
         };
-        let shell = Episode::from_file(shell, "generated").map_err(invalid("world"))?;
+        let mut world = Episode::from_file(shell, "generated")
+            .map_err(invalid("world"))?
+            .into_parts()
+            .world;
+        if names_a_lacking_class {
+            name_a_lacking_class(&mut world, &mut rng);
+        }
         let setting = Setting {
-            world: shell.world(),
+            world: &world,
             policy: &policy,
             leak: options.agent_leak,
             max_steps: options.max_steps,
             agent,
+            knows_the_open,
         };
         let Some(mut scenario) = build(kind, &setting, &mut rng) else {
             continue;
@@ -143,7 +163,7 @@ pub fn generate_with_truth(
         scenario.question.at = scenario.actions.len();
         let id = format!("gen-{}-{index:05}", options.seed);
         // Episode::new checks everything the generator made.
-        return finish(id, kind, agent, shell, scenario).map_err(invalid("episode"));
+        return finish(id, kind, agent, world, scenario).map_err(invalid("episode"));
     }
     Err(LabError::NoScenario {
         index,
@@ -152,16 +172,27 @@ pub fn generate_with_truth(
     })
 }
 
-/// The episode of `scenario` in the world of `shell`, checked ([`Episode::new`]), and the
-/// simulated agent's truth.
+/// Adds to `world` one object class of [`OBJECT_CLASSES`] that none of its objects has.
+fn name_a_lacking_class(world: &mut World, rng: &mut Rng) {
+    let lacking: Vec<&str> = OBJECT_CLASSES
+        .iter()
+        .copied()
+        .filter(|c| !world.classes.iter().any(|have| have == c))
+        .collect();
+    if let Some(class) = rng.pick(&lacking) {
+        world.classes.push(class.to_string());
+    }
+}
+
+/// The episode of `scenario` in `world`, checked ([`Episode::new`]), and the simulated
+/// agent's truth.
 fn finish(
     id: String,
     kind: QuestionType,
     agent: &str,
-    shell: Episode,
+    world: World,
     scenario: Scenario,
 ) -> Result<(Episode, AgentTruth), EpisodeError> {
-    let world = shell.into_parts().world;
     let believed = &world.furniture(scenario.believed).name;
     let truly = world
         .objects

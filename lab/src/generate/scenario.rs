@@ -2,8 +2,8 @@
 //! the question asked, with its ground truth taken from the simulated agent itself.
 
 use bip_episodes::{
-    Action, AnswerOption, Claim, ClassId, Expected, FurnitureId, FurnitureKind, Proposition,
-    Question, QuestionType, RoomId, State, World,
+    Action, AnswerOption, Claim, ClassId, Expected, FurnitureId, FurnitureKind, ObjectId,
+    Observation, Proposition, Question, QuestionType, RoomId, State, World,
 };
 
 use super::agent::{simulate, Trajectory};
@@ -23,6 +23,9 @@ pub struct Setting<'a> {
     pub max_steps: usize,
     /// The agent's name, for question wording.
     pub agent: &'a str,
+    /// Whether the agent has seen, before the episode, what lies on every surface (its
+    /// belief starts knowing those places).
+    pub knows_the_open: bool,
 }
 
 /// A built scenario.
@@ -201,7 +204,7 @@ fn goal_true_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question
         .class_ids()
         .filter(|c| *c != goal && !seen.contains(c))
         .collect();
-    let distractor = *rng.pick(&unseen)?;
+    let distractor = distractor(world, &unseen, rng)?;
     let condition = if rng.chance(0.5) {
         (believed, false)
     } else {
@@ -231,7 +234,7 @@ fn goal_seen_distractor(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Ques
         .into_iter()
         .filter(|c| *c != goal && !starts_with(world, believed, *c))
         .collect();
-    let distractor = *rng.pick(&seen)?;
+    let distractor = distractor(world, &seen, rng)?;
     let question = goal_question(setting, goal, distractor, None, kind, rng);
     Some((at, question))
 }
@@ -255,7 +258,7 @@ fn goal_updated_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Quest
         .collect();
     inside.sort_unstable();
     inside.dedup();
-    let distractor = *rng.pick(&inside)?;
+    let distractor = distractor(world, &inside, rng)?;
     let untouched = run.states[at]
         .held()
         .all(|o| world.object(o).class != distractor);
@@ -266,6 +269,16 @@ fn goal_updated_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Quest
     Some((at, question))
 }
 
+/// The distractor of a goal question: a pick of `candidates` (`None` when there are none),
+/// or, in a world that names a class the house lacks, that class.
+fn distractor(world: &World, candidates: &[ClassId], rng: &mut Rng) -> Option<ClassId> {
+    let picked = *rng.pick(candidates)?;
+    let lacking = world
+        .class_ids()
+        .find(|&c| !world.objects.iter().any(|o| o.class == c));
+    Some(lacking.unwrap_or(picked))
+}
+
 fn run(
     setting: &Setting<'_>,
     start: RoomId,
@@ -274,7 +287,10 @@ fn run(
     rng: &mut Rng,
 ) -> Trajectory {
     let world = setting.world;
-    let belief = Belief::thinks_at(believed, world.furniture.len(), setting.leak);
+    let mut belief = Belief::thinks_at(believed, world.furniture.len(), setting.leak);
+    if setting.knows_the_open {
+        belief.observe(world, goal, &in_the_open(world, start));
+    }
     let state = State::initial(world, start);
     simulate(
         world,
@@ -285,6 +301,26 @@ fn run(
         setting.max_steps,
         rng,
     )
+}
+
+/// What lies on every surface of the house, as if the agent had looked at each.
+fn in_the_open(world: &World, room: RoomId) -> Observation {
+    let visible: Vec<FurnitureId> = world
+        .furniture_ids()
+        .filter(|&f| world.furniture(f).kind == FurnitureKind::Surface)
+        .collect();
+    let seen = world
+        .objects
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| visible.contains(&o.start))
+        .map(|(i, o)| (ObjectId::new(i), o.start))
+        .collect();
+    Observation {
+        room,
+        visible,
+        seen,
+    }
 }
 
 fn scenario(

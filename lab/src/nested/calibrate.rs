@@ -46,6 +46,8 @@ pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, LabError> {
         lm: None,
         trust: Some(trust),
         alpha_curve: None,
+        absent_goal_weight: None,
+        open_view_weight: None,
         mean_log_likelihood,
         questions,
     })

@@ -112,7 +112,7 @@ pub fn run(args: &EvalArgs, limits: &Limits, out: &mut Output) -> anyhow::Result
     };
     let policy = args.policy.build()?;
     let options = EvaluateOptions {
-        batch: limits.batch_side_by_side(args.policy.pruning()?),
+        batch: limits.batch_side_by_side(&args.policy)?,
         abstain_below: margin,
         calibration: args.calibration_report || args.plot.is_some(),
         seed: BOOTSTRAP_SEED,

@@ -79,6 +79,14 @@ pub struct GenerateArgs {
     /// answer "unknowable"), in [0, 1].
     #[arg(long, default_value_t = 0.0)]
     pub unknowable: f64,
+    /// Share of agents that know, at the start, what lies on every surface of the house
+    /// (things in the open), in [0, 1].
+    #[arg(long, default_value_t = 0.0)]
+    pub knows_the_open: f64,
+    /// Share of episodes whose goal question's other option is a class the house lacks,
+    /// in [0, 1].
+    #[arg(long, default_value_t = 0.0)]
+    pub absent_distractors: f64,
 }
 
 /// Runs `bip generate`.
@@ -100,9 +108,15 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             })
             .collect::<anyhow::Result<Vec<_>>>()?
     };
-    if !(0.0..=1.0).contains(&args.unknowable) {
-        let share = bip::episodes::limits::number(args.unknowable);
-        bail!("--unknowable {share}: must be a share between 0 and 1");
+    for (flag, share) in [
+        ("--unknowable", args.unknowable),
+        ("--knows-the-open", args.knows_the_open),
+        ("--absent-distractors", args.absent_distractors),
+    ] {
+        if !(0.0..=1.0).contains(&share) {
+            let share = bip::episodes::limits::number(share);
+            bail!("{flag} {share}: must be a share between 0 and 1");
+        }
     }
     if args.n > MAX_EPISODES {
         bail!("--n {}: at most {MAX_EPISODES} episodes a run", args.n);
@@ -113,6 +127,8 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         types,
         unknowable: args.unknowable,
+        knows_the_open: args.knows_the_open,
+        absent_distractors: args.absent_distractors,
         ..GenerateOptions::default()
     };
     // Both files are checked before either is generated, and written together.

@@ -48,6 +48,17 @@ impl PolicyArgs {
         Ok((beta, lm_weight, alpha))
     }
 
+    /// The world-aware prior's weights (goal weight of a class the house lacks, open-view
+    /// weight) from --calibration, when it has them (`bip calibrate --world-prior`).
+    pub fn world_prior(&self) -> anyhow::Result<Option<(f64, f64)>> {
+        let Some(path) = &self.calibration else {
+            return Ok(None);
+        };
+        let lm = self.options()?.lm_settings();
+        let file = self.read_calibration(path, &lm)?;
+        Ok(file.absent_goal_weight.zip(file.open_view_weight))
+    }
+
     /// Reads a calibration for this policy: a planner's (β) for any, a hybrid's (β and
     /// the LM weight) for the hybrid only, under the LM settings `lm` it was fitted with.
     fn read_calibration(

@@ -77,7 +77,7 @@ fn answer_cell(
     log: &AppendLog,
 ) -> anyhow::Result<()> {
     let policy = cell.policy.build()?;
-    let batch = limits.batch(cell.policy.pruning()?);
+    let batch = limits.batch(&cell.policy)?;
     let progress = Progress::new("inferring").reading(&plan.questions);
     progress.started(todo.len());
     let work = |(unit, left): &Todo, policy: &dyn Policy| -> anyhow::Result<()> {

@@ -126,7 +126,7 @@ fn compare(args: &RunArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<
         format: args.format.into(),
         id_stem: file_stem(input),
         shard: args.shard,
-        batch: limits.batch_side_by_side(args.policy.pruning()?),
+        batch: limits.batch_side_by_side(&args.policy)?,
         seed: BOOTSTRAP_SEED,
     };
     let progress = Progress::new("inferring").reading(input);
