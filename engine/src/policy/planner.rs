@@ -144,7 +144,7 @@ impl Policy for PlannerPolicy {
         log_choice(situation, &actions, &scaled, chosen)
     }
 
-    /// Scores each group of situations the planner cannot tell apart ([`Alike`]) once:
+    /// Scores each group of situations the planner cannot tell apart (`Alike`) once:
     /// the same numbers, bit for bit, as scoring every one.
     fn log_probs(
         &self,
