@@ -57,15 +57,17 @@ pub const DEFAULT_MAX_HYPOTHESES: usize = 100_000;
 /// 5,000 containers 50 million.
 pub const DEFAULT_MAX_BELIEF_VALUES: usize = 1 << 26;
 
-/// The default [`HypothesisConfig::absent_goal_weight`]: fitted by `bip calibrate
-/// --world-prior` on generated episodes (results/world-prior), where it runs to its grid's
-/// bottom, as it must wherever agents only ever want what the house holds.
-pub(crate) const DEFAULT_ABSENT_GOAL_WEIGHT: f64 = 0.005;
+/// The default [`HypothesisConfig::absent_goal_weight`]: 1, world-blind. `bip calibrate
+/// --world-prior` fits 0.005 (its grid's bottom) on generated agents that only ever want
+/// what the house holds, but MMToM-QA's agents also look for things the house lacks (a
+/// goal question conditioned on "she thinks there is no dish bowl in the dishwasher" is
+/// answered by a class absent from the house), and the fitted weight answers those wrong
+/// (results/agent-model). A calibration file carrying the weight applies it.
+pub(crate) const DEFAULT_ABSENT_GOAL_WEIGHT: f64 = 1.0;
 
-/// The default [`HypothesisConfig::open_view_weight`]: fitted the same way, 0 — on agents
-/// half of whom know what lies in the open, favouring that belief did not explain their
-/// answers better (results/world-prior).
-pub(crate) const DEFAULT_OPEN_VIEW_WEIGHT: f64 = 0.0;
+/// The default [`HypothesisConfig::open_view_weight`]: fitted the same way
+/// (results/agent-model), on agents half of whom know what lies in the open.
+pub(crate) const DEFAULT_OPEN_VIEW_WEIGHT: f64 = 2.0;
 
 impl Default for HypothesisConfig {
     fn default() -> Self {

@@ -1,6 +1,6 @@
-//! What the house itself says before the agent acts: a class the house holds is a likelier
-//! goal than one it lacks, and an agent at home likely knows where things lying in the
-//! open are.
+//! What the house itself says before the agent acts: a class the house holds may be a
+//! likelier goal than one it lacks, and an agent at home likely knows where things lying in
+//! the open are.
 //!
 //! Both are soft, set by [`HypothesisConfig::absent_goal_weight`] and
 //! [`HypothesisConfig::open_view_weight`]; at 1 and 0 the prior is the world-blind one

@@ -13,8 +13,8 @@ use bip::engine::Policy;
 use bip::episodes::Episode;
 use bip::io::OutputSet;
 use bip::lab::calibrate::{
-    fit_alpha, fit_beta, fit_lm_weight, fit_world_prior, CalibrationFile, ABSENT_GOAL_GRID,
-    ALPHA_GRID, LM_WEIGHT_RANGE, OPEN_VIEW_GRID,
+    fit_alpha, fit_beta, fit_lm_weight, fit_search_spread, fit_world_prior, CalibrationFile,
+    ABSENT_GOAL_GRID, ALPHA_GRID, LM_WEIGHT_RANGE, OPEN_VIEW_GRID, SEARCH_SPREAD_GRID,
 };
 use bip::lab::nested::fit_trust;
 use bip::policy::PolicyKind;
@@ -44,6 +44,10 @@ pub struct CalibrateArgs {
     /// the open are), over a grid.
     #[arg(long)]
     world_prior: bool,
+    /// With the planner: fit its search spread with β (how often a walk goes where the
+    /// belief points rather than where the planner would go), over a grid of spreads.
+    #[arg(long)]
+    search_spread: bool,
 }
 
 /// Runs `bip calibrate`.
@@ -51,8 +55,10 @@ pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let mut outputs = OutputSet::new();
     let slot = outputs.add("--out", &args.out)?;
     outputs.refuse_inputs(args.files.iter().map(PathBuf::as_path))?;
-    if args.world_prior && args.policy.kind() != PolicyKind::Planner {
-        bail!("--world-prior is fitted for the planner (the default --policy)");
+    if (args.world_prior || args.search_spread) && args.policy.kind() != PolicyKind::Planner {
+        bail!(
+            "--world-prior and --search-spread are fitted for the planner (the default --policy)"
+        );
     }
     let (episodes, stories) = read_documents(&args.files)?;
     let (fit, what) = if !stories.is_empty() {
@@ -65,11 +71,21 @@ pub fn run(args: &CalibrateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     } else {
         match args.policy.kind() {
             PolicyKind::Planner => {
-                let mut fit = fit_beta(&episodes).context("calibration failed")?;
-                let beta = fit.beta.unwrap_or_default();
-                let mut what = format!("β = {beta:.3}");
+                let mut fit = if args.search_spread {
+                    fit_search_spread(&episodes)
+                } else {
+                    fit_beta(&episodes)
+                }
+                .context("calibration failed")?;
+                let mut what = format!("β = {:.3}", fit.beta.unwrap_or_default());
+                if let Some(spread) = fit.search_spread {
+                    what += &format!(", search spread {spread}");
+                    if spread == SEARCH_SPREAD_GRID[SEARCH_SPREAD_GRID.len() - 1] {
+                        what += " (its grid's top)";
+                    }
+                }
                 if args.world_prior {
-                    fit = fit_world_prior(&episodes, beta).context("calibration failed")?;
+                    fit = fit_world_prior(&episodes, fit).context("calibration failed")?;
                     let (absent, open) = (
                         fit.absent_goal_weight.unwrap_or_default(),
                         fit.open_view_weight.unwrap_or_default(),

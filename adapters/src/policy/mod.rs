@@ -106,6 +106,8 @@ pub struct PolicyOptions {
     /// Rationality β of the planner (also the planner that proposes hypotheses when
     /// pruning): 0 acts at random, larger is closer to optimal.
     pub beta: f64,
+    /// The planner's search spread ([`PlannerPolicy::with_search_spread`]), in [0, 1].
+    pub search_spread: f64,
     /// The language model of `lm` and `hybrid` (unless the hybrid's is steered: `large`
     /// given): a GGUF file, a Hugging Face folder, or an alias (`smollm2-135m`).
     pub model: String,
@@ -156,6 +158,7 @@ impl Default for PolicyOptions {
         Self {
             kind: PolicyKind::Planner,
             beta: DEFAULT_BETA,
+            search_spread: PlannerPolicy::default().search_spread(),
             model: "smollm2-135m".to_string(),
             adapter: None,
             large: None,
@@ -213,9 +216,7 @@ impl PolicyOptions {
         top_k_bound: &mut Option<Arc<WidestBound>>,
     ) -> Result<Box<dyn Policy>, PolicyError> {
         match self.kind {
-            PolicyKind::Planner => Ok(Box::new(
-                PlannerPolicy::new(self.beta).map_err(PolicyError::Beta)?,
-            )),
+            PolicyKind::Planner => Ok(Box::new(self.planner()?)),
             PolicyKind::Lm => Ok(Box::new(self.lm_policy(self.single_scorer(caches)?))),
             PolicyKind::W2s => {
                 let scorer = self.w2s_scorer(caches, top_k_bound)?;
@@ -242,7 +243,7 @@ impl PolicyOptions {
         caches: &mut Vec<Arc<ScoreCache>>,
         top_k_bound: &mut Option<Arc<WidestBound>>,
     ) -> Result<HybridPolicy, PolicyError> {
-        let planner = Box::new(PlannerPolicy::new(self.beta).map_err(PolicyError::Beta)?);
+        let planner = Box::new(self.planner()?);
         let scorer = if self.steered() {
             self.w2s_scorer(caches, top_k_bound)?
         } else {
@@ -377,6 +378,18 @@ impl PolicyOptions {
             });
         }
         Ok(())
+    }
+
+    /// The planner of these options: β and the search spread.
+    fn planner(&self) -> Result<PlannerPolicy, PolicyError> {
+        PlannerPolicy::new(self.beta)
+            .map_err(PolicyError::Beta)?
+            .with_search_spread(self.search_spread)
+            .map_err(|_| PolicyError::OutOfRange {
+                option: "search_spread",
+                value: number(self.search_spread),
+                range: "[0, 1]".to_string(),
+            })
     }
 
     fn load_options(&self) -> LoadOptions {

@@ -22,6 +22,12 @@
 //!   ℓ to wherever the object then is under `p` without ℓ:
 //!   `V = grab + min_ℓ [d(s, ℓ) + open(ℓ) + Σ_{ℓ′≠ℓ} p(ℓ′)(d(ℓ, ℓ′) + open(ℓ′))]`.
 //!
+//! Where to walk next is the least rational of an agent's choices: with probability
+//! `search_spread` ([`PlannerPolicy::with_search_spread`]) a walk heads where the belief
+//! puts its mass, in proportion to it, not to the nearest place worth searching; so an
+//! agent that passes a place it believes in and comes back to it later is explained by
+//! that belief, not only by one that never considered the place.
+//!
 //! Opening the container the agent stands at is valued as searching it first, with the
 //! same estimate of the rest of the search. Once the agent
 //! holds the goal object the goal no longer explains anything, and every possible action is
@@ -78,13 +84,21 @@ pub const MAX_BETA: f64 = 1e6;
 pub struct PlannerPolicy {
     beta: f64,
     costs: ActionCosts,
+    search_spread: f64,
 }
+
+/// The default [`PlannerPolicy::search_spread`]: fitted with β by `bip calibrate
+/// --search-spread` on generated agents half of whose walks go in proportion to their
+/// belief; the fit runs to its grid's top (results/agent-model). β stays
+/// [`DEFAULT_BETA`].
+const DEFAULT_SEARCH_SPREAD: f64 = 0.9;
 
 impl Default for PlannerPolicy {
     fn default() -> Self {
         Self {
             beta: DEFAULT_BETA,
             costs: ActionCosts::default(),
+            search_spread: DEFAULT_SEARCH_SPREAD,
         }
     }
 }
@@ -110,12 +124,102 @@ impl PlannerPolicy {
         check("close cost", costs.close)?;
         check("grab cost", costs.grab)?;
         check("put cost", costs.put)?;
-        Ok(Self { beta, costs })
+        Ok(Self {
+            beta,
+            costs,
+            search_spread: DEFAULT_SEARCH_SPREAD,
+        })
+    }
+
+    /// This planner with search spread `spread`: the probability that the agent, when it
+    /// walks, picks where to in proportion to its belief (the mass on the places each
+    /// walk leads toward) rather than by the planner's values. People do not search
+    /// nearest-first: they pass a place they believe in and come back to it. Only the
+    /// choice of where to walk spreads; whether to walk, open, grab or put stays the
+    /// planner's (at β). 0 is the pure planner.
+    ///
+    /// # Errors
+    /// [`EngineError::InvalidParameter`] if `spread` is not in [0, 1].
+    pub fn with_search_spread(self, spread: f64) -> Result<Self, EngineError> {
+        if !(0.0..=1.0).contains(&spread) {
+            return Err(EngineError::InvalidParameter {
+                name: "search spread",
+                value: spread,
+                reason: "must be a probability between 0 and 1",
+            });
+        }
+        Ok(Self {
+            search_spread: spread,
+            ..self
+        })
     }
 
     /// The rationality β.
     pub fn beta(&self) -> f64 {
         self.beta
+    }
+
+    /// The search spread ([`with_search_spread`](Self::with_search_spread)).
+    pub fn search_spread(&self) -> f64 {
+        self.search_spread
+    }
+
+    /// log P(walking toward `via`) among `actions` of log weights `scaled`: the planner
+    /// decides whether to walk at all, and which way is its choice or, with probability
+    /// `search_spread`, the belief's: the belief's mass on the furniture the walk leads
+    /// toward over its mass on all the agent can walk to. An agent walking from place to
+    /// place takes this route at nearly every step, so it is one pass over the actions with
+    /// one exponential each.
+    fn log_walk(
+        &self,
+        situation: &Situation<'_>,
+        actions: &[Action],
+        scaled: &[f64],
+        via: Place,
+    ) -> f64 {
+        let here = situation.state.place();
+        let leads_to = leads_toward(&situation.world.layout, here, via);
+        let is_walk = |a: &Action| matches!(a, Action::WalkTo(_));
+        let best = |walks: bool| {
+            let pairs = actions.iter().zip(scaled);
+            pairs
+                .filter(|(a, _)| is_walk(a) == walks)
+                .fold(f64::NEG_INFINITY, |m, (_, &s)| m.max(s))
+        };
+        let (best_walk, best_other) = (best(true), best(false));
+        // Weights relative to the best walk (which weighs 1, so `walking` ≥ 1), and to
+        // the best of the rest for the rest.
+        let (mut walking, mut toward, mut others) = (0.0, 0.0, 0.0);
+        let (mut believed, mut believed_toward) = (0.0, 0.0);
+        for (action, &score) in actions.iter().zip(scaled) {
+            let Action::WalkTo(to) = *action else {
+                if score > f64::NEG_INFINITY {
+                    others += (score - best_other).exp();
+                }
+                continue;
+            };
+            let weight = (score - best_walk).exp();
+            let belief = match to {
+                Place::Furniture(f) if to != here => situation.belief.probability_at(f),
+                _ => 0.0,
+            };
+            walking += weight;
+            believed += belief;
+            if leads_to(to) {
+                toward += weight;
+                believed_toward += belief;
+            }
+        }
+        if believed == 0.0 || !best_walk.is_finite() {
+            // No belief to walk by (or no walk the planner would take): its choice alone.
+            let chosen = actions.iter().position(|a| *a == Action::WalkTo(via));
+            return log_choice(situation, actions, scaled, chosen.unwrap_or_default());
+        }
+        let log_walking = best_walk + walking.ln();
+        let log_total = log_sum_exp(&[log_walking, best_other + others.ln()]);
+        let spread = self.search_spread;
+        let way = (1.0 - spread) * toward / walking + spread * believed_toward / believed;
+        log_walking - log_total + way.ln()
     }
 
     /// Q-values of every possible action in the situation, in
@@ -141,7 +245,12 @@ impl Policy for PlannerPolicy {
             return -(actions.len() as f64).ln();
         }
         let scaled: Vec<f64> = values.iter().map(|q| self.beta * q).collect();
-        log_choice(situation, &actions, &scaled, chosen)
+        match actions[chosen] {
+            Action::WalkTo(via) if self.search_spread > 0.0 => {
+                self.log_walk(situation, &actions, &scaled, via)
+            }
+            _ => log_choice(situation, &actions, &scaled, chosen),
+        }
     }
 
     /// Scores each group of situations the planner cannot tell apart (`Alike`) once:
@@ -179,13 +288,12 @@ pub(crate) fn log_choice(
     let Action::WalkTo(via) = actions[chosen] else {
         return scores[chosen] - log_total;
     };
-    let here = situation.state.place();
-    let layout = &situation.world.layout;
+    let leads_to = leads_toward(&situation.world.layout, situation.state.place(), via);
     let toward: Vec<f64> = actions
         .iter()
         .zip(scores)
         .filter_map(|(a, &s)| match *a {
-            Action::WalkTo(to) if on_the_way(layout, here, via, to) => Some(s),
+            Action::WalkTo(to) if leads_to(to) => Some(s),
             _ => None,
         })
         .collect();
@@ -208,10 +316,10 @@ pub fn check_beta(beta: f64) -> Result<(), EngineError> {
     }
 }
 
-/// Whether `via` lies on a shortest path from `from` to `to`.
-fn on_the_way(layout: &Layout, from: Place, via: Place, to: Place) -> bool {
-    let detour = layout.distance(from, via) + layout.distance(via, to) - layout.distance(from, to);
-    detour.abs() < 1e-9
+/// For a walk from `from` to `via`, whether it lies on a shortest path to a destination.
+fn leads_toward(layout: &Layout, from: Place, via: Place) -> impl Fn(Place) -> bool + '_ {
+    let to_via = layout.distance(from, via);
+    move |to| (to_via + layout.distance(via, to) - layout.distance(from, to)).abs() < 1e-9
 }
 
 /// The search cost model for one situation, with the belief's expected distances computed
@@ -520,6 +628,47 @@ mod tests {
         let there = log_prob(&e, &state, &Belief::thinks_at(fridge, 3, 0.05), open);
         let elsewhere = log_prob(&e, &state, &Belief::thinks_at(desk, 3, 0.05), open);
         assert!(there > elsewhere);
+    }
+
+    #[test]
+    fn a_detour_toward_a_believed_place_costs_less_with_search_spread() {
+        let e = episode();
+        let cabinet = e.world().furniture_by_name("cabinet").expect("cabinet");
+        let desk = e.world().furniture_by_name("desk").expect("desk");
+        let salmon = e.world().class_by_name("salmon").expect("class");
+        // Standing at the fridge, believing the salmon in the cabinet beside it or on the
+        // bedroom desk, the agent walks off to the desk first.
+        let state = at_fridge(&e).1;
+        let belief = Belief::thinks_among(&[cabinet, desk], 3, 0.05);
+        let walk = Action::WalkTo(Place::Furniture(desk));
+        let score = |spread: f64| {
+            let planner = PlannerPolicy::default()
+                .with_search_spread(spread)
+                .expect("spread");
+            let situation = Situation {
+                world: e.world(),
+                state: &state,
+                goal: salmon,
+                belief: &belief,
+                seen: Sightings::none(),
+            };
+            planner.log_prob(&situation, &walk)
+        };
+        let (planned, spread) = (score(0.0), score(0.9));
+        // Nearest-first, the desk is a far detour; by belief, half the mass is there.
+        assert!(spread > planned + 1.0, "{spread} against {planned}");
+    }
+
+    #[test]
+    fn the_search_spread_is_a_probability() {
+        let planner = PlannerPolicy::default();
+        assert!(planner.clone().with_search_spread(-0.1).is_err());
+        assert!(planner.clone().with_search_spread(1.5).is_err());
+        assert!(planner.clone().with_search_spread(f64::NAN).is_err());
+        assert_eq!(
+            planner.with_search_spread(0.0).expect("0").search_spread(),
+            0.0
+        );
     }
 
     #[test]

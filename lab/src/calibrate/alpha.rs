@@ -72,6 +72,7 @@ pub fn fit_alpha(
         alpha_curve: Some(curve),
         absent_goal_weight: None,
         open_view_weight: None,
+        search_spread: None,
         mean_log_likelihood,
         questions,
     })

@@ -81,6 +81,7 @@ pub fn fit_lm_weight(
         alpha_curve: None,
         absent_goal_weight: None,
         open_view_weight: None,
+        search_spread: None,
         mean_log_likelihood,
         questions,
     })

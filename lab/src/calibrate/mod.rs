@@ -6,11 +6,13 @@
 mod alpha;
 mod hybrid;
 mod lm_settings;
+mod search_spread;
 mod world_prior;
 
 pub use alpha::{fit_alpha, ALPHA_GRID};
 pub use hybrid::{fit_lm_weight, LM_WEIGHT_RANGE};
 pub use lm_settings::{LmSettings, SettingDifference, Steering};
+pub use search_spread::{fit_search_spread, SEARCH_SPREAD_GRID};
 pub use world_prior::{fit_world_prior, ABSENT_GOAL_GRID, OPEN_VIEW_GRID};
 
 use serde::{Deserialize, Serialize};
@@ -71,6 +73,11 @@ pub struct CalibrationFile {
     /// ([`HypothesisConfig::open_view_weight`](bip_engine::HypothesisConfig::open_view_weight)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_view_weight: Option<f64>,
+    /// For "planner" fitted with `bip calibrate --search-spread`: the planner's search
+    /// spread, fitted with β
+    /// ([`PlannerPolicy::with_search_spread`](bip_engine::PlannerPolicy::with_search_spread)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_spread: Option<f64>,
     /// Mean log probability of the correct options at `beta` on the fitting data.
     pub mean_log_likelihood: f64,
     /// Questions the fit used.
@@ -240,17 +247,49 @@ pub(crate) fn golden_section_max(
     Ok((low + high) / 2.0)
 }
 
-/// Fits β by golden-section search on log β over [`BETA_RANGE`] (the mean log-likelihood
-/// is smooth and, in practice, single-peaked in β), to a relative precision of about 1%.
+/// The β in [`BETA_RANGE`] that maximises `score(log β)`: the best of nine points evenly
+/// spaced in log β, then golden-section search between its neighbours, to a relative
+/// precision of about 1%. The scan comes first because the likelihood need not have a
+/// single peak over the whole range: with the search spread, walks no longer depend on
+/// β, and a small question set can rise again toward sharp β after a dip.
+///
+/// # Errors
+/// The first error of `score`.
+pub(crate) fn best_beta(score: impl Fn(f64) -> Result<f64, LabError>) -> Result<f64, LabError> {
+    const POINTS: usize = 9;
+    let (low, high) = (BETA_RANGE.0.ln(), BETA_RANGE.1.ln());
+    let step = (high - low) / (POINTS - 1) as f64;
+    let mut best = (0, f64::NEG_INFINITY);
+    for i in 0..POINTS {
+        let value = score(low + step * i as f64)?;
+        if value > best.1 {
+            best = (i, value);
+        }
+    }
+    let at = |i: usize| low + step * i as f64;
+    let bracket = (
+        at(best.0.saturating_sub(1)),
+        at((best.0 + 1).min(POINTS - 1)),
+    );
+    Ok(golden_section_max(score, bracket, 0.01)?.exp())
+}
+
+/// Fits β under the planner's default search spread: the best of nine points evenly
+/// spaced in log β over [`BETA_RANGE`], then golden-section search between its
+/// neighbours, to a relative precision of about 1%.
 ///
 /// # Errors
 /// As [`mean_log_likelihood`].
 pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, LabError> {
     let score = |log_beta: f64| mean_log_likelihood(episodes, log_beta.exp()).map(|(ll, _)| ll);
-    let range = (BETA_RANGE.0.ln(), BETA_RANGE.1.ln());
-    let beta = golden_section_max(score, range, 0.01)?.exp();
+    let beta = best_beta(score)?;
     let (mean_log_likelihood, questions) = mean_log_likelihood(episodes, beta)?;
-    Ok(CalibrationFile {
+    Ok(fit_beta_file(beta, mean_log_likelihood, questions))
+}
+
+/// The planner calibration of β alone.
+fn fit_beta_file(beta: f64, mean_log_likelihood: f64, questions: usize) -> CalibrationFile {
+    CalibrationFile {
         format: CALIBRATION_FORMAT.to_string(),
         policy: "planner".to_string(),
         beta: Some(beta),
@@ -261,9 +300,10 @@ pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, LabError> {
         alpha_curve: None,
         absent_goal_weight: None,
         open_view_weight: None,
+        search_spread: None,
         mean_log_likelihood,
         questions,
-    })
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use bip_engine::{BatchOptions, HypothesisConfig, PlannerPolicy};
 use bip_episodes::Episode;
 
-use super::{policy_log_likelihood, CalibrationFile, CALIBRATION_FORMAT};
+use super::{policy_log_likelihood, CalibrationFile};
 use crate::LabError;
 
 /// The goal weights of a class the house lacks tried, from world-blind (1) down.
@@ -14,16 +14,28 @@ pub const ABSENT_GOAL_GRID: [f64; 8] = [1.0, 0.5, 0.25, 0.1, 0.05, 0.025, 0.01, 
 /// The open-view weights tried, from world-blind (0) up.
 pub const OPEN_VIEW_GRID: [f64; 8] = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0];
 
-/// The pair of [`ABSENT_GOAL_GRID`] × [`OPEN_VIEW_GRID`] under which the planner at `beta`
-/// gives the correct options of `episodes` the highest mean log probability (ties go to
-/// the pair nearer the world-blind prior: the first in grid order). The two act on
-/// different hypotheses (goal priors and belief priors), so they are searched jointly
-/// rather than one after the other.
+/// `planner_fit` (a planner calibration: β, and the search spread if fitted) with the
+/// pair of [`ABSENT_GOAL_GRID`] × [`OPEN_VIEW_GRID`] under which that planner gives the
+/// correct options of `episodes` the highest mean log probability (ties go to the pair
+/// nearer the world-blind prior: the first in grid order). The two act on different
+/// hypotheses (goal priors and belief priors), so they are searched jointly.
 ///
 /// # Errors
-/// As [`infer_all`](bip_engine::infer_all); also if no question has an expected option.
-pub fn fit_world_prior(episodes: &[Episode], beta: f64) -> Result<CalibrationFile, LabError> {
-    let policy = PlannerPolicy::new(beta)?;
+/// As [`infer_all`](bip_engine::infer_all); also if no question has an expected option,
+/// or `planner_fit` has no β.
+pub fn fit_world_prior(
+    episodes: &[Episode],
+    planner_fit: CalibrationFile,
+) -> Result<CalibrationFile, LabError> {
+    let beta = planner_fit.beta.ok_or(LabError::CalibrationField {
+        policy: planner_fit.policy.clone(),
+        field: "beta",
+        reason: "missing",
+    })?;
+    let mut policy = PlannerPolicy::new(beta)?;
+    if let Some(spread) = planner_fit.search_spread {
+        policy = policy.with_search_spread(spread)?;
+    }
     let mut best: Option<(f64, f64, f64, usize)> = None;
     for &absent in &ABSENT_GOAL_GRID {
         for &open in &OPEN_VIEW_GRID {
@@ -44,24 +56,18 @@ pub fn fit_world_prior(episodes: &[Episode], beta: f64) -> Result<CalibrationFil
     // The grids are not empty, so `best` is set.
     let (absent, open, mean_log_likelihood, questions) = best.unwrap_or_default();
     Ok(CalibrationFile {
-        format: CALIBRATION_FORMAT.to_string(),
-        policy: "planner".to_string(),
-        beta: Some(beta),
-        lm_weight: None,
-        alpha: None,
-        lm: None,
-        trust: None,
-        alpha_curve: None,
         absent_goal_weight: Some(absent),
         open_view_weight: Some(open),
         mean_log_likelihood,
         questions,
+        ..planner_fit
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calibrate::fit_beta;
     use crate::generate::{generate, GenerateOptions};
 
     #[test]
@@ -73,7 +79,11 @@ mod tests {
             ..GenerateOptions::default()
         };
         let episodes = generate(&options, 12).expect("generate");
-        let fit = fit_world_prior(&episodes, 3.0).expect("fit");
+        let planner = CalibrationFile {
+            beta: Some(3.0),
+            ..fit_beta(&episodes).expect("β")
+        };
+        let fit = fit_world_prior(&episodes, planner).expect("fit");
         assert!(fit.absent_goal_weight.expect("fitted") < 1.0, "{fit:?}");
         // The fit is at least as good as the world-blind prior it starts from.
         let blind = BatchOptions {

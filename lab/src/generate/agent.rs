@@ -1,6 +1,6 @@
 //! A simulated agent: a noisy forward planner acting on its own (possibly false) belief.
 
-use bip_episodes::{Action, ClassId, State, World};
+use bip_episodes::{Action, ClassId, Place, State, World};
 
 use crate::rng::Rng;
 use bip_engine::Belief;
@@ -22,7 +22,11 @@ pub struct Trajectory {
 }
 
 /// Runs the agent from `state` until it holds an object of `goal` or `max_steps` actions,
-/// drawing each action from the planner's choice distribution `∝ exp(β Q)`.
+/// drawing each action from the planner's choice distribution `∝ exp(β Q)`; a walk so
+/// drawn is, with probability the policy's search spread
+/// ([`PlannerPolicy::with_search_spread`], the model the engine infers with), replaced by
+/// a walk to a place drawn in proportion to the agent's belief, so that the agent passes
+/// places it believes in and comes back to them.
 pub fn simulate(
     world: &World,
     policy: &PlannerPolicy,
@@ -33,6 +37,7 @@ pub fn simulate(
     rng: &mut Rng,
 ) -> Trajectory {
     let mut state = state;
+    let search_spread = policy.search_spread();
     belief.observe(world, goal, &state.observe(world));
     let mut trajectory = Trajectory {
         actions: Vec::new(),
@@ -52,7 +57,10 @@ pub fn simulate(
         };
         let values = policy.action_values(&situation);
         let scaled: Vec<f64> = values.iter().map(|(_, q)| policy.beta() * q).collect();
-        let action = values[rng.sample_log_weights(&scaled)].0;
+        let mut action = values[rng.sample_log_weights(&scaled)].0;
+        if matches!(action, Action::WalkTo(_)) && search_spread > 0.0 && rng.chance(search_spread) {
+            action = walk_by_belief(&values, &state, &belief, rng).unwrap_or(action);
+        }
         if state.apply(world, &action).is_err() {
             // `action_values` lists only possible actions; stop rather than loop if not.
             break;
@@ -64,4 +72,31 @@ pub fn simulate(
     }
     trajectory.reached_goal = holds_goal(&state);
     trajectory
+}
+
+/// A walk among the possible `actions` to a piece of furniture other than where the agent
+/// stands, drawn in proportion to how strongly `belief` puts the goal object there;
+/// `None` when it puts it nowhere the agent can walk to.
+fn walk_by_belief(
+    actions: &[(Action, f64)],
+    state: &State,
+    belief: &Belief,
+    rng: &mut Rng,
+) -> Option<Action> {
+    let here = state.place();
+    let walks: Vec<(Action, f64)> = actions
+        .iter()
+        .filter_map(|&(a, _)| match a {
+            Action::WalkTo(Place::Furniture(f)) if Place::Furniture(f) != here => {
+                Some((a, belief.probability_at(f)))
+            }
+            _ => None,
+        })
+        .filter(|&(_, p)| p > 0.0)
+        .collect();
+    if walks.is_empty() {
+        return None;
+    }
+    let log_weights: Vec<f64> = walks.iter().map(|&(_, p)| p.ln()).collect();
+    Some(walks[rng.sample_log_weights(&log_weights)].0)
 }

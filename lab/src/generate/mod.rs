@@ -49,6 +49,9 @@ pub struct GenerateOptions {
     pub types: Vec<QuestionType>,
     /// Rationality of the simulated agents (the inference's own default is separate).
     pub agent_beta: f64,
+    /// Share of the simulated agents' walks that go to a place drawn in proportion to
+    /// their belief instead of the planner's choice ([`simulate`]).
+    pub agent_search_spread: f64,
     /// Leak of the simulated agents' starting beliefs.
     pub agent_leak: f64,
     /// Longest trajectory simulated.
@@ -72,6 +75,7 @@ impl Default for GenerateOptions {
             seed: 0,
             types: QuestionType::ALL.to_vec(),
             agent_beta: 4.0,
+            agent_search_spread: 0.0,
             agent_leak: 0.1,
             max_steps: 40,
             unknowable: 0.0,
@@ -114,7 +118,8 @@ pub fn generate_with_truth(
         .types
         .get(index % options.types.len().max(1))
         .ok_or(LabError::NoQuestionTypes { index })?;
-    let policy = PlannerPolicy::with_costs(options.agent_beta, ActionCosts::default())?;
+    let policy = PlannerPolicy::with_costs(options.agent_beta, ActionCosts::default())?
+        .with_search_spread(options.agent_search_spread)?;
     let mut rng = Rng::for_item(options.seed, index as u64);
     let agent = NAMES[rng.below(NAMES.len())];
     // Drawn only when asked for, so that a corpus without unknowables is unchanged.

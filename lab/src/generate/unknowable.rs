@@ -2,7 +2,8 @@
 //! hypothesis treats alike, so that the only right response is to abstain.
 
 use bip_episodes::{
-    AnswerOption, Claim, ClassId, Expected, FurnitureId, Proposition, Question, QuestionType, World,
+    AnswerOption, Claim, ClassId, Expected, FurnitureId, FurnitureKind, Proposition, Question,
+    QuestionType, World,
 };
 
 use super::scenario::{
@@ -13,8 +14,10 @@ use crate::rng::Rng;
 /// Replaces nothing; builds an unknowable question of `kind`'s family for `scenario`, or
 /// `None` if the scenario offers no symmetric pair.
 ///
-/// - Goal questions pair two classes the agent has not seen any object of: every belief
-///   about them has been updated alike, and no action bears on one more than the other.
+/// - Goal questions pair two classes the agent has not seen any object of, both in the
+///   house and neither lying in the open: every belief about them has been updated alike,
+///   no action bears on one more than the other, and the world-aware prior weighs them
+///   alike.
 /// - Belief questions ask whether the agent thinks its goal is inside one or the other of
 ///   two closed containers of one room that it has neither opened nor walked to: the
 ///   walking distances to both are equal from everywhere the agent has been.
@@ -55,7 +58,17 @@ pub fn unknowable_question(
             .flat_map(|s| s.observe(world).seen)
             .map(|(o, _)| world.object(o).class)
             .collect();
-        let mut unseen: Vec<ClassId> = world.class_ids().filter(|c| !seen.contains(c)).collect();
+        // Nor does the world tell them apart: neither lies in the open, where the agent
+        // may be taken to know it is (the world-aware prior), and both are in the house.
+        let symmetric = |c: ClassId| {
+            let objects = || world.objects.iter().filter(move |o| o.class == c);
+            objects().next().is_some()
+                && objects().all(|o| world.furniture(o.start).kind == FurnitureKind::Container)
+        };
+        let mut unseen: Vec<ClassId> = world
+            .class_ids()
+            .filter(|&c| !seen.contains(&c) && symmetric(c))
+            .collect();
         rng.shuffle(&mut unseen);
         let [a, b, ..] = unseen[..] else {
             return None;

@@ -48,6 +48,7 @@ pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, LabError> {
         alpha_curve: None,
         absent_goal_weight: None,
         open_view_weight: None,
+        search_spread: None,
         mean_log_likelihood,
         questions,
     })

@@ -87,6 +87,11 @@ pub struct GenerateArgs {
     /// in [0, 1].
     #[arg(long, default_value_t = 0.0)]
     pub absent_distractors: f64,
+    /// Share of the agents' walks that go to a place drawn in proportion to their belief
+    /// rather than where their planner would go (they pass places they believe in and come
+    /// back to them), in [0, 1].
+    #[arg(long, default_value_t = 0.0)]
+    pub agent_search_spread: f64,
 }
 
 /// Runs `bip generate`.
@@ -112,6 +117,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         ("--unknowable", args.unknowable),
         ("--knows-the-open", args.knows_the_open),
         ("--absent-distractors", args.absent_distractors),
+        ("--agent-search-spread", args.agent_search_spread),
     ] {
         if !(0.0..=1.0).contains(&share) {
             let share = bip::episodes::limits::number(share);
@@ -129,6 +135,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         unknowable: args.unknowable,
         knows_the_open: args.knows_the_open,
         absent_distractors: args.absent_distractors,
+        agent_search_spread: args.agent_search_spread,
         ..GenerateOptions::default()
     };
     // Both files are checked before either is generated, and written together.

@@ -1,20 +1,29 @@
-//! β, the hybrid's LM weight and α read from `--calibration`, under the LM settings they
-//! were fitted with.
+//! β, the hybrid's LM weight, α and the planner's search spread and world prior read from
+//! `--calibration`, under the LM settings they were fitted with.
 
 use anyhow::{anyhow, bail, Context};
 
-use bip::engine::{check_beta, DEFAULT_BETA};
+use bip::engine::{check_beta, PlannerPolicy, DEFAULT_BETA};
 use bip::episodes::limits::number;
 use bip::lab::calibrate::{CalibrationFile, LmSettings};
 use bip::policy::PolicyKind;
 
 use super::PolicyArgs;
 
+/// What the flags, --calibration or the defaults set.
+pub(super) struct Calibrated {
+    pub(super) beta: f64,
+    pub(super) lm_weight: f64,
+    pub(super) alpha: f64,
+    /// The planner's search spread: the file's, else the engine's default.
+    pub(super) search_spread: f64,
+}
+
 impl PolicyArgs {
     /// β, the hybrid's LM weight and α from the flags, --calibration or the defaults; β
     /// checked to be in range (the weight and α are checked with the other options). A
     /// fitted weight or α is only read under the LM settings it was fitted with (`lm`).
-    pub(super) fn calibrated(&self, lm: &LmSettings) -> anyhow::Result<(f64, f64, f64)> {
+    pub(super) fn calibrated(&self, lm: &LmSettings) -> anyhow::Result<Calibrated> {
         let file = match &self.calibration {
             Some(path) => Some((path, self.read_calibration(path, lm)?)),
             None => None,
@@ -45,7 +54,16 @@ impl PolicyArgs {
             "the LM weight",
         )?;
         let alpha = fitted(|f| f.alpha, self.alpha, "--alpha", "α")?;
-        Ok((beta, lm_weight, alpha))
+        let search_spread = file
+            .as_ref()
+            .and_then(|(_, f)| f.search_spread)
+            .unwrap_or(PlannerPolicy::default().search_spread());
+        Ok(Calibrated {
+            beta,
+            lm_weight,
+            alpha,
+            search_spread,
+        })
     }
 
     /// The world-aware prior's weights (goal weight of a class the house lacks, open-view

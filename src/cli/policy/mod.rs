@@ -125,7 +125,9 @@ impl PolicyArgs {
             ..PolicyOptions::default()
         };
         let fitted = self.calibrated(&options.lm_settings())?;
-        (options.beta, options.lm_weight, options.alpha) = fitted;
+        (options.beta, options.lm_weight, options.alpha) =
+            (fitted.beta, fitted.lm_weight, fitted.alpha);
+        options.search_spread = fitted.search_spread;
         Ok(options)
     }
 
