@@ -146,26 +146,31 @@ fn p(posterior: &serde_json::Value, option: &str) -> f64 {
 
 /// Questions of our own wording (tests/data/mmtom-world-prior.jsonl): Anna, unseen
 /// cabinets before her, heads to the kitchen cabinet that holds a wine glass. Is she after
-/// a remote control (the house has none) or a wine glass? Her walk alone cannot tell; a
-/// world-aware prior weighing classes the house lacks down does — a class the house holds
-/// is the likelier goal, whichever option it is — and between two classes the house both
-/// lacks it stays a tie. By default classes the house lacks weigh as much as the rest.
+/// a remote control (the house has none) or a wine glass? Her walk alone cannot tell; the
+/// world-aware prior does — a class the house holds is the likelier goal, whichever option
+/// it is, though softly (agents also look for what the house lacks) — and between two
+/// classes the house both lacks it stays a tie.
 #[test]
-fn a_goal_the_house_lacks_loses_to_one_it_holds_under_the_fitted_prior() {
+fn a_goal_the_house_lacks_loses_to_one_it_holds_and_two_it_lacks_tie() {
     let data = "mmtom-world-prior.jsonl";
-    let fitted = r#"{"format": "bip-calibration/1", "policy": "planner", "beta": 3,
-        "absent_goal_weight": 0.005, "open_view_weight": 2, "mean_log_likelihood": 0,
-        "questions": 1}"#;
-    let weighed = text_posteriors(data, Some(fitted));
-    // Remote control or wine glass; then the same, options swapped.
-    assert!(p(&weighed[0], "b") > 0.9, "{weighed:?}");
-    assert!(p(&weighed[1], "a") > 0.9, "{weighed:?}");
-    // Remote control or cupcake: the house has neither.
-    assert_eq!(p(&weighed[2], "a"), p(&weighed[2], "b"));
-    // By default nothing tells them apart.
     let by_default = text_posteriors(data, None);
-    for posterior in &by_default {
-        assert_eq!(p(posterior, "a"), p(posterior, "b"), "{by_default:?}");
+    // Remote control or wine glass; then the same, options swapped: 4 to 1.
+    assert!(
+        (p(&by_default[0], "b") - 0.8).abs() < 1e-9,
+        "{by_default:?}"
+    );
+    assert!(
+        (p(&by_default[1], "a") - 0.8).abs() < 1e-9,
+        "{by_default:?}"
+    );
+    // Remote control or cupcake: the house has neither.
+    assert_eq!(p(&by_default[2], "a"), p(&by_default[2], "b"));
+    // Without the prior, nothing in the walk tells them apart.
+    let world_blind = r#"{"format": "bip-calibration/1", "policy": "planner", "beta": 3,
+        "absent_goal_weight": 1, "open_view_weight": 0, "mean_log_likelihood": 0, "questions": 1}"#;
+    let blind = text_posteriors(data, Some(world_blind));
+    for posterior in &blind {
+        assert_eq!(p(posterior, "a"), p(posterior, "b"), "{blind:?}");
     }
 }
 

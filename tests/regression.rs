@@ -8,8 +8,8 @@
 //! (results/agent-model): 13 answers changed, 7 to the expected one (a revisiting
 //! agent's belief, 1.1/1.2, five; a 2.1; the one exact tie, 2.4) and 6 away from it
 //! (a 1.1, and one episode's five 2.1 near-ties, 0.51 against 0.49 before); 266 of 274
-//! right, from 265. (Weighing classes the house lacks down, then undone as the default,
-//! moved posteriors and no answer.)
+//! right, from 265. (The goal weight of classes the house lacks moves nothing here: no
+//! dev goal question names one.)
 
 use crate::util::{bip, root, TempDir};
 

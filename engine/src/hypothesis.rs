@@ -57,13 +57,14 @@ pub const DEFAULT_MAX_HYPOTHESES: usize = 100_000;
 /// 5,000 containers 50 million.
 pub const DEFAULT_MAX_BELIEF_VALUES: usize = 1 << 26;
 
-/// The default [`HypothesisConfig::absent_goal_weight`]: 1, world-blind. `bip calibrate
-/// --world-prior` fits 0.005 (its grid's bottom) on generated agents that only ever want
-/// what the house holds, but MMToM-QA's agents also look for things the house lacks (a
-/// goal question conditioned on "she thinks there is no dish bowl in the dishwasher" is
-/// answered by a class absent from the house), and the fitted weight answers those wrong
-/// (results/agent-model). A calibration file carrying the weight applies it.
-pub(crate) const DEFAULT_ABSENT_GOAL_WEIGHT: f64 = 1.0;
+/// The default [`HypothesisConfig::absent_goal_weight`]: fitted at the planner's
+/// defaults on generated goal questions half of whose agents, where the house lacks a
+/// class the question names, want that class and search for it in vain (`bip generate
+/// --absent-goals`; results/agent-model). MMToM-QA's agents do that too: a goal question
+/// conditioned on "she thinks there is no dish bowl in the dishwasher" can be answered by
+/// a class the house lacks. On agents that only ever want what the house holds the fit
+/// runs to 0.005, which answers such questions wrong.
+pub(crate) const DEFAULT_ABSENT_GOAL_WEIGHT: f64 = 0.25;
 
 /// The default [`HypothesisConfig::open_view_weight`]: fitted the same way
 /// (results/agent-model), on agents half of whom know what lies in the open.

@@ -64,9 +64,13 @@ pub struct GenerateOptions {
     /// in the open walks straight to it.
     pub knows_the_open: f64,
     /// Share of episodes whose world names one object class the house lacks; a goal
-    /// question there takes it as the distractor (the agents always want something the
-    /// house holds).
+    /// question there takes it as the distractor, unless the agent wants it.
     pub absent_distractors: f64,
+    /// Share of the goal-question episodes naming a class the house lacks
+    /// (`absent_distractors`) whose agent wants that class: it thinks one is somewhere
+    /// none is, and searches in vain; the question's other option is a class the house
+    /// holds.
+    pub absent_goals: f64,
 }
 
 impl Default for GenerateOptions {
@@ -81,6 +85,7 @@ impl Default for GenerateOptions {
             unknowable: 0.0,
             knows_the_open: 0.0,
             absent_distractors: 0.0,
+            absent_goals: 0.0,
         }
     }
 }
@@ -127,6 +132,12 @@ pub fn generate_with_truth(
     let knows_the_open = options.knows_the_open > 0.0 && rng.chance(options.knows_the_open);
     let names_a_lacking_class =
         options.absent_distractors > 0.0 && rng.chance(options.absent_distractors);
+    // Only goal questions: a belief question about an object the agent never finds would
+    // need the belief it ends with (1.3), and the goal weight acts on goal questions alone.
+    let wants_the_lacking_class = names_a_lacking_class
+        && !kind.is_belief()
+        && options.absent_goals > 0.0
+        && rng.chance(options.absent_goals);
     for _ in 0..ATTEMPTS {
         let shell = EpisodeFile {
             format: FORMAT.to_string(),
@@ -155,6 +166,7 @@ pub fn generate_with_truth(
             max_steps: options.max_steps,
             agent,
             knows_the_open,
+            wants_the_lacking_class,
         };
         let Some(mut scenario) = build(kind, &setting, &mut rng) else {
             continue;
@@ -244,6 +256,7 @@ pub fn generate(options: &GenerateOptions, count: usize) -> Result<Vec<Episode>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bip_episodes::{ClassId, Expected, Proposition};
 
     /// The first 14 episodes of `options`' stream, as JSON.
     fn corpus(options: &GenerateOptions) -> Vec<String> {
@@ -260,6 +273,46 @@ mod tests {
             ..GenerateOptions::default()
         };
         assert_ne!(corpus(&options), corpus(&other));
+    }
+
+    #[test]
+    fn an_agent_may_want_what_the_house_lacks_and_never_get_it() {
+        let options = GenerateOptions {
+            seed: 5,
+            types: vec![QuestionType::GoalTrueBelief, QuestionType::GoalFalseBelief],
+            absent_distractors: 1.0,
+            absent_goals: 1.0,
+            ..GenerateOptions::default()
+        };
+        for index in 0..8 {
+            let (episode, truth) = generate_with_truth(&options, index).expect("generate");
+            let world = episode.world();
+            let present = |c: ClassId| world.objects.iter().any(|o| o.class == c);
+            assert!(!present(truth.goal), "{}", episode.id());
+            assert!(truth
+                .states
+                .iter()
+                .all(|s| s.held().all(|o| world.object(o).class != truth.goal)));
+            // The right option is the absent goal; the other, a class the house holds.
+            let question = &episode.questions()[0];
+            let goals: Vec<ClassId> = question
+                .options
+                .iter()
+                .map(|o| match o.claim.about {
+                    Proposition::Goal(c) => c,
+                    _ => panic!("a goal question"),
+                })
+                .collect();
+            let right = question
+                .expected
+                .and_then(Expected::option)
+                .expect("answer");
+            assert_eq!(goals[right], truth.goal);
+            assert!(goals
+                .iter()
+                .filter(|&&c| c != truth.goal)
+                .all(|&c| present(c)));
+        }
     }
 
     #[test]

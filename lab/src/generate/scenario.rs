@@ -26,6 +26,8 @@ pub struct Setting<'a> {
     /// Whether the agent has seen, before the episode, what lies on every surface (its
     /// belief starts knowing those places).
     pub knows_the_open: bool,
+    /// Whether the agent wants the class the world names and the house lacks.
+    pub wants_the_lacking_class: bool,
 }
 
 /// A built scenario.
@@ -52,11 +54,17 @@ pub fn build(kind: QuestionType, setting: &Setting<'_>, rng: &mut Rng) -> Option
     let world = setting.world;
     let start = RoomId::new(rng.below(world.rooms.len()));
     let goal = ClassId::new(rng.below(world.classes.len()));
+    let goal = match lacking_class(world) {
+        Some(lacking) if setting.wants_the_lacking_class => lacking,
+        _ => goal,
+    };
     let holding = containers(world, |f| starts_with(world, f, goal));
     let lacking = containers(world, |f| !starts_with(world, f, goal));
     let decoys;
-    // Where the agent first thinks an object of its goal class is.
+    // Where the agent first thinks an object of its goal class is: for a class the house
+    // lacks, somewhere it is not, whatever the question type.
     let candidates = match kind {
+        _ if holding.is_empty() && setting.wants_the_lacking_class => &lacking,
         QuestionType::TrueBeliefShort
         | QuestionType::GoalTrueBelief
         | QuestionType::GoalFutureActions => &holding,
@@ -204,7 +212,7 @@ fn goal_true_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Question
         .class_ids()
         .filter(|c| *c != goal && !seen.contains(c))
         .collect();
-    let distractor = distractor(world, &unseen, rng)?;
+    let distractor = distractor(world, goal, &unseen, rng)?;
     let condition = if rng.chance(0.5) {
         (believed, false)
     } else {
@@ -234,7 +242,7 @@ fn goal_seen_distractor(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Ques
         .into_iter()
         .filter(|c| *c != goal && !starts_with(world, believed, *c))
         .collect();
-    let distractor = distractor(world, &seen, rng)?;
+    let distractor = distractor(world, goal, &seen, rng)?;
     let question = goal_question(setting, goal, distractor, None, kind, rng);
     Some((at, question))
 }
@@ -258,7 +266,7 @@ fn goal_updated_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Quest
         .collect();
     inside.sort_unstable();
     inside.dedup();
-    let distractor = distractor(world, &inside, rng)?;
+    let distractor = distractor(world, goal, &inside, rng)?;
     let untouched = run.states[at]
         .held()
         .all(|o| world.object(o).class != distractor);
@@ -269,14 +277,25 @@ fn goal_updated_belief(draft: &Draft<'_>, rng: &mut Rng) -> Option<(usize, Quest
     Some((at, question))
 }
 
-/// The distractor of a goal question: a pick of `candidates` (`None` when there are none),
-/// or, in a world that names a class the house lacks, that class.
-fn distractor(world: &World, candidates: &[ClassId], rng: &mut Rng) -> Option<ClassId> {
+/// The distractor of a goal question about `goal`: a pick of `candidates` (`None` when
+/// there are none), or, in a world that names a class the house lacks, that class unless
+/// it is the goal.
+fn distractor(
+    world: &World,
+    goal: ClassId,
+    candidates: &[ClassId],
+    rng: &mut Rng,
+) -> Option<ClassId> {
     let picked = *rng.pick(candidates)?;
-    let lacking = world
-        .class_ids()
-        .find(|&c| !world.objects.iter().any(|o| o.class == c));
+    let lacking = lacking_class(world).filter(|&c| c != goal);
     Some(lacking.unwrap_or(picked))
+}
+
+/// The class the world names that none of its objects has, if any.
+fn lacking_class(world: &World) -> Option<ClassId> {
+    world
+        .class_ids()
+        .find(|&c| !world.objects.iter().any(|o| o.class == c))
 }
 
 fn run(

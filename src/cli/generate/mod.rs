@@ -87,6 +87,10 @@ pub struct GenerateArgs {
     /// in [0, 1].
     #[arg(long, default_value_t = 0.0)]
     pub absent_distractors: f64,
+    /// Share of those episodes (`--absent-distractors`) with a goal question whose agent
+    /// wants the class the house lacks, searching for it in vain, in [0, 1].
+    #[arg(long, default_value_t = 0.0)]
+    pub absent_goals: f64,
     /// Share of the agents' walks that go to a place drawn in proportion to their belief
     /// rather than where their planner would go (they pass places they believe in and come
     /// back to them), in [0, 1].
@@ -117,6 +121,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         ("--unknowable", args.unknowable),
         ("--knows-the-open", args.knows_the_open),
         ("--absent-distractors", args.absent_distractors),
+        ("--absent-goals", args.absent_goals),
         ("--agent-search-spread", args.agent_search_spread),
     ] {
         if !(0.0..=1.0).contains(&share) {
@@ -135,6 +140,7 @@ pub fn run(args: &GenerateArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         unknowable: args.unknowable,
         knows_the_open: args.knows_the_open,
         absent_distractors: args.absent_distractors,
+        absent_goals: args.absent_goals,
         agent_search_spread: args.agent_search_spread,
         ..GenerateOptions::default()
     };
