@@ -1,6 +1,6 @@
 //! What the agent thinks about where objects of one class are, and how seeing changes it.
 
-use bip_episodes::{ClassId, FurnitureId, Observation, World};
+use bip_episodes::{ClassId, FurnitureId, Observation, Place, World};
 
 /// The agent's belief about where an object of one class is.
 ///
@@ -125,6 +125,17 @@ impl Belief {
             self.weights[place.index()]
         } else {
             0.0
+        }
+    }
+
+    /// How strongly the belief draws an agent at `here` that picks where to walk by
+    /// belief toward `to`: [`probability_at`](Self::probability_at) for furniture other
+    /// than `here`, 0 for a room or where the agent stands. The one weighing both the
+    /// planner's search spread and the simulated agents that walk by belief use.
+    pub fn walk_mass(&self, here: Place, to: Place) -> f64 {
+        match to {
+            Place::Furniture(f) if to != here => self.probability_at(f),
+            _ => 0.0,
         }
     }
 

@@ -169,14 +169,15 @@ impl PlannerPolicy {
     /// `search_spread`, the belief's: the belief's mass on the furniture the walk leads
     /// toward over its mass on all the agent can walk to. An agent walking from place to
     /// place takes this route at nearly every step, so it is one pass over the actions with
-    /// one exponential each.
+    /// one exponential each. `None` when there is no belief to walk by (or no walk the
+    /// planner would take): the planner's choice alone decides.
     fn log_walk(
         &self,
         situation: &Situation<'_>,
         actions: &[Action],
         scaled: &[f64],
         via: Place,
-    ) -> f64 {
+    ) -> Option<f64> {
         let here = situation.state.place();
         let leads_to = leads_toward(&situation.world.layout, here, via);
         let is_walk = |a: &Action| matches!(a, Action::WalkTo(_));
@@ -199,10 +200,7 @@ impl PlannerPolicy {
                 continue;
             };
             let weight = (score - best_walk).exp();
-            let belief = match to {
-                Place::Furniture(f) if to != here => situation.belief.probability_at(f),
-                _ => 0.0,
-            };
+            let belief = situation.belief.walk_mass(here, to);
             walking += weight;
             believed += belief;
             if leads_to(to) {
@@ -211,15 +209,13 @@ impl PlannerPolicy {
             }
         }
         if believed == 0.0 || !best_walk.is_finite() {
-            // No belief to walk by (or no walk the planner would take): its choice alone.
-            let chosen = actions.iter().position(|a| *a == Action::WalkTo(via));
-            return log_choice(situation, actions, scaled, chosen.unwrap_or_default());
+            return None;
         }
         let log_walking = best_walk + walking.ln();
         let log_total = log_sum_exp(&[log_walking, best_other + others.ln()]);
         let spread = self.search_spread;
         let way = (1.0 - spread) * toward / walking + spread * believed_toward / believed;
-        log_walking - log_total + way.ln()
+        Some(log_walking - log_total + way.ln())
     }
 
     /// Q-values of every possible action in the situation, in
@@ -245,12 +241,13 @@ impl Policy for PlannerPolicy {
             return -(actions.len() as f64).ln();
         }
         let scaled: Vec<f64> = values.iter().map(|q| self.beta * q).collect();
-        match actions[chosen] {
+        let by_belief = match actions[chosen] {
             Action::WalkTo(via) if self.search_spread > 0.0 => {
                 self.log_walk(situation, &actions, &scaled, via)
             }
-            _ => log_choice(situation, &actions, &scaled, chosen),
-        }
+            _ => None,
+        };
+        by_belief.unwrap_or_else(|| log_choice(situation, &actions, &scaled, chosen))
     }
 
     /// Scores each group of situations the planner cannot tell apart (`Alike`) once:
@@ -515,6 +512,17 @@ mod tests {
     }
 
     fn log_prob(e: &Episode, state: &State, belief: &Belief, action: Action) -> f64 {
+        log_prob_under(&PlannerPolicy::default(), e, state, belief, action)
+    }
+
+    /// log P(`action`) under `planner` for an agent wanting the salmon.
+    fn log_prob_under(
+        planner: &PlannerPolicy,
+        e: &Episode,
+        state: &State,
+        belief: &Belief,
+        action: Action,
+    ) -> f64 {
         let salmon = e.world().class_by_name("salmon").expect("class");
         let situation = Situation {
             world: e.world(),
@@ -523,7 +531,7 @@ mod tests {
             belief,
             seen: Sightings::none(),
         };
-        PlannerPolicy::default().log_prob(&situation, &action)
+        planner.log_prob(&situation, &action)
     }
 
     #[test]
@@ -635,7 +643,6 @@ mod tests {
         let e = episode();
         let cabinet = e.world().furniture_by_name("cabinet").expect("cabinet");
         let desk = e.world().furniture_by_name("desk").expect("desk");
-        let salmon = e.world().class_by_name("salmon").expect("class");
         // Standing at the fridge, believing the salmon in the cabinet beside it or on the
         // bedroom desk, the agent walks off to the desk first.
         let state = at_fridge(&e).1;
@@ -645,14 +652,7 @@ mod tests {
             let planner = PlannerPolicy::default()
                 .with_search_spread(spread)
                 .expect("spread");
-            let situation = Situation {
-                world: e.world(),
-                state: &state,
-                goal: salmon,
-                belief: &belief,
-                seen: Sightings::none(),
-            };
-            planner.log_prob(&situation, &walk)
+            log_prob_under(&planner, &e, &state, &belief, walk)
         };
         let (planned, spread) = (score(0.0), score(0.9));
         // Nearest-first, the desk is a far detour; by belief, half the mass is there.

@@ -1,6 +1,6 @@
 //! A simulated agent: a noisy forward planner acting on its own (possibly false) belief.
 
-use bip_episodes::{Action, ClassId, Place, State, World};
+use bip_episodes::{Action, ClassId, State, World};
 
 use crate::rng::Rng;
 use bip_engine::Belief;
@@ -74,9 +74,9 @@ pub fn simulate(
     trajectory
 }
 
-/// A walk among the possible `actions` to a piece of furniture other than where the agent
-/// stands, drawn in proportion to how strongly `belief` puts the goal object there;
-/// `None` when it puts it nowhere the agent can walk to.
+/// A walk among the possible `actions`, drawn in proportion to how strongly `belief` draws
+/// the agent there ([`Belief::walk_mass`], as the engine scores it); `None` when it draws
+/// it nowhere the agent can walk to.
 fn walk_by_belief(
     actions: &[(Action, f64)],
     state: &State,
@@ -87,9 +87,7 @@ fn walk_by_belief(
     let walks: Vec<(Action, f64)> = actions
         .iter()
         .filter_map(|&(a, _)| match a {
-            Action::WalkTo(Place::Furniture(f)) if Place::Furniture(f) != here => {
-                Some((a, belief.probability_at(f)))
-            }
+            Action::WalkTo(to) => Some((a, belief.walk_mass(here, to))),
             _ => None,
         })
         .filter(|&(_, p)| p > 0.0)

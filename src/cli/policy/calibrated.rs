@@ -3,7 +3,7 @@
 
 use anyhow::{anyhow, bail, Context};
 
-use bip::engine::{check_beta, PlannerPolicy, DEFAULT_BETA};
+use bip::engine::{check_beta, DEFAULT_BETA};
 use bip::episodes::limits::number;
 use bip::lab::calibrate::{CalibrationFile, LmSettings};
 use bip::policy::PolicyKind;
@@ -15,14 +15,15 @@ pub(super) struct Calibrated {
     pub(super) beta: f64,
     pub(super) lm_weight: f64,
     pub(super) alpha: f64,
-    /// The planner's search spread: the file's, else the engine's default.
-    pub(super) search_spread: f64,
+    /// The planner's search spread, when the file fitted one.
+    pub(super) search_spread: Option<f64>,
 }
 
 impl PolicyArgs {
-    /// β, the hybrid's LM weight and α from the flags, --calibration or the defaults; β
-    /// checked to be in range (the weight and α are checked with the other options). A
-    /// fitted weight or α is only read under the LM settings it was fitted with (`lm`).
+    /// β, the hybrid's LM weight and α from the flags, --calibration or the defaults, and
+    /// the search spread if --calibration fitted one; β checked to be in range (the
+    /// weight, α and the spread are checked with the other options). A fitted weight or α
+    /// is only read under the LM settings it was fitted with (`lm`).
     pub(super) fn calibrated(&self, lm: &LmSettings) -> anyhow::Result<Calibrated> {
         let file = match &self.calibration {
             Some(path) => Some((path, self.read_calibration(path, lm)?)),
@@ -54,10 +55,7 @@ impl PolicyArgs {
             "the LM weight",
         )?;
         let alpha = fitted(|f| f.alpha, self.alpha, "--alpha", "α")?;
-        let search_spread = file
-            .as_ref()
-            .and_then(|(_, f)| f.search_spread)
-            .unwrap_or(PlannerPolicy::default().search_spread());
+        let search_spread = file.as_ref().and_then(|(_, f)| f.search_spread);
         Ok(Calibrated {
             beta,
             lm_weight,

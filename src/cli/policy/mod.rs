@@ -127,7 +127,9 @@ impl PolicyArgs {
         let fitted = self.calibrated(&options.lm_settings())?;
         (options.beta, options.lm_weight, options.alpha) =
             (fitted.beta, fitted.lm_weight, fitted.alpha);
-        options.search_spread = fitted.search_spread;
+        if let Some(spread) = fitted.search_spread {
+            options.search_spread = spread;
+        }
         Ok(options)
     }
 
