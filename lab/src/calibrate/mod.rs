@@ -104,7 +104,8 @@ impl CalibrationFile {
     /// [`LabError::CalibrationBeta`] for a β out of range and
     /// [`LabError::CalibrationField`] for a planner, hybrid or w2s calibration without
     /// β, a hybrid one without an LM weight ≥ 0, a w2s one without its steering models
-    /// or a finite α, or a nested one without a trust in [0, 1].
+    /// or a finite α, a nested one without a trust in [0, 1], or a search spread outside
+    /// [0, 1].
     pub fn from_json(text: &str) -> Result<Self, LabError> {
         let file: Self =
             serde_json::from_str(text).map_err(|source| LabError::NotACalibration { source })?;
@@ -151,6 +152,15 @@ impl CalibrationFile {
                 .is_some_and(|w| !(w >= 0.0 && w.is_finite())) =>
             {
                 Err(missing("open_view_weight", "a number ≥ 0 is needed"))
+            }
+            _ if file
+                .search_spread
+                .is_some_and(|s| !(0.0..=1.0).contains(&s)) =>
+            {
+                Err(missing(
+                    "search_spread",
+                    "a probability in [0, 1] is needed",
+                ))
             }
             _ if file.absent_goal_weight.is_some() != file.open_view_weight.is_some() => {
                 Err(missing(
@@ -365,6 +375,8 @@ mod tests {
                 ", \"open_view_weight\": -1",
             ),
             (", \"absent_goal_weight\": 0.1", ""),
+            (", \"search_spread\": 1.5", ""),
+            (", \"search_spread\": -0.1", ""),
         ] {
             assert!(
                 matches!(
