@@ -17,17 +17,7 @@ use bip::models::{
 };
 use serde_json::json;
 
-use crate::util::{root, TempDir};
-
-/// Largest mean per-token difference allowed between bip's log-probabilities and
-/// llama.cpp's, with bip's weights in f32 or in 8-bit blocks. The two differ in
-/// arithmetic, not in the model: llama.cpp quantises each activation row to 8 bits and
-/// multiplies with integer dot products on the file's own blocks; bip dequantises the
-/// weights and multiplies in f32, or requantises them to 8-bit blocks of its own.
-const MEAN_TOLERANCE: f64 = 0.05;
-/// Largest single per-token difference allowed (one token of a long continuation can
-/// swing further than the mean, for the same reason).
-const MAX_TOLERANCE: f64 = 0.3;
+use crate::util::{root, TempDir, MAX_TOLERANCE, MEAN_TOLERANCE};
 
 const ALIAS: &str = "qwen2.5-coder-0.5b";
 

@@ -6,6 +6,19 @@ use bip::models::load::gguf::{GgufValue, GgufWriter};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// Largest mean per-token difference allowed between bip's log-probabilities and
+/// llama.cpp's on one model file (tests/qwen.rs, tests/remote.rs). The two differ in
+/// arithmetic, not in the model: llama.cpp quantises each activation row to 8 bits and
+/// multiplies with integer dot products on the file's own blocks, by kernels that differ
+/// with the CPU's vector extensions; bip dequantises the weights and multiplies in f32,
+/// or requantises them to 8-bit blocks of its own. A scoring mistake (a position off by
+/// one, another tokenizer) moves log-probabilities by nats.
+pub const MEAN_TOLERANCE: f64 = 0.05;
+/// Largest single per-token difference allowed: the least likely tokens swing furthest
+/// (SmolLM2's Q4_1 file differs by up to 0.05 nats on one host and 0.21 on an AVX2-only
+/// one, mean 0.03).
+pub const MAX_TOLERANCE: f64 = 0.3;
+
 /// The repository root (where `episodes/examples/` is).
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
