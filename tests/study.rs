@@ -589,8 +589,8 @@ fn planner_posteriors(path: &Path) -> HashMap<String, Value> {
 /// The weak-to-strong plans in `examples/` are what wrote `results/`: every cell's flags
 /// still parse (models and calibrations are not needed for cells not run), and the
 /// planner cell, run again with the agent model of that run pinned by a calibration
-/// (world-blind prior, search spread 0: both came later), gives the committed posteriors
-/// on the same questions.
+/// (world-blind prior, search spread 0, beliefs that do not grow: all came later), gives
+/// the committed posteriors on the same questions.
 #[test]
 fn the_shipped_w2s_plans_parse_and_their_planner_cells_give_the_committed_answers() {
     for name in ["w2s-study", "w2s-study-hybrid"] {
@@ -604,7 +604,7 @@ fn the_shipped_w2s_plans_parse_and_their_planner_cells_give_the_committed_answer
             "then.json",
             r#"{"format": "bip-calibration/1", "policy": "planner", "beta": 3,
                 "search_spread": 0, "absent_goal_weight": 1, "open_view_weight": 0,
-                "mean_log_likelihood": 0, "questions": 1}"#,
+                "beliefs_grow": false, "mean_log_likelihood": 0, "questions": 1}"#,
         );
         let planner = "name = \"planner\"\n";
         assert_eq!(text.matches(planner).count(), 1, "{name}");

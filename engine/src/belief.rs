@@ -10,7 +10,8 @@ use bip_episodes::{ClassId, FurnitureId, Observation, Place, World};
 /// the mass on the considered places, a small leak on the others, so that an agent that
 /// has searched all it considered goes on searching elsewhere). Seeing a place's whole
 /// contents either adds it to `known` or rules it out; the distribution is then
-/// renormalised.
+/// renormalised. Once every considered place is ruled out, the place the agent walks to
+/// next is considered ([`Belief::walked_to`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Belief {
     known: Vec<FurnitureId>,
@@ -101,6 +102,27 @@ impl Belief {
         }
     }
 
+    /// Grows the belief by the place the agent walked to, once it has ruled out every
+    /// place it considered without seeing an object of the class: an agent that has
+    /// searched all it thought of and heads for a new place has come to think the object
+    /// may be there. People revise rather than search nearest-first, and a walk after an
+    /// exhausted search says where the revised belief points. Only what the agent thinks
+    /// grows ([`thinks_inside`](Self::thinks_inside)); the probabilities, which the
+    /// policies read, stay as they were.
+    ///
+    /// Call it once the agent has arrived and seen what it sees there: a surface found
+    /// empty on arrival is ruled out, not added.
+    pub fn walked_to(&mut self, to: Place) {
+        let Place::Furniture(place) = to else {
+            return;
+        };
+        let still_open = |(&considered, &weight): (&bool, &f64)| considered && weight > 0.0;
+        let exhausted = !self.considered.iter().zip(&self.weights).any(still_open);
+        if self.known.is_empty() && exhausted && self.weights[place.index()] > 0.0 {
+            self.considered[place.index()] = true;
+        }
+    }
+
     /// Places seen holding an object of the class, in id order.
     pub fn known(&self) -> &[FurnitureId] {
         &self.known
@@ -143,7 +165,8 @@ impl Belief {
     /// seen one there, or — knowing of none — `place` is among the places it considers
     /// and has not ruled out. An agent sure of one place thinks it is there and nowhere
     /// else; one searching without a clue thinks it may be in any place not yet searched;
-    /// one that has searched every place it considered no longer thinks it is anywhere.
+    /// one that has searched every place it considered no longer thinks it is anywhere,
+    /// until it goes on to a new place ([`walked_to`](Self::walked_to)).
     ///
     /// This is the reading of MMToM-QA's belief questions: an agent about to open a
     /// container after searching others thinks the object is inside it, and one that
@@ -268,6 +291,57 @@ mod tests {
         belief.observe(e.world(), apple, &seen_after(&e, &["walk fridge"]));
         assert!(belief.thinks_inside(fridge));
         assert!(belief.known().is_empty());
+    }
+
+    #[test]
+    fn a_belief_grows_by_where_the_agent_goes_once_it_has_searched_all_it_considered() {
+        let e = episode();
+        let plate = e.world().class_by_name("plate").expect("class");
+        let [fridge, cabinet, shelf] =
+            ["fridge", "cabinet", "shelf"].map(|f| e.world().furniture_by_name(f).expect("f"));
+        let mut belief = Belief::thinks_at(fridge, 4, 0.1);
+        // Still considering the fridge: walking to the cabinet adds nothing.
+        belief.walked_to(Place::Furniture(cabinet));
+        assert!(!belief.thinks_inside(cabinet));
+        belief.observe(
+            e.world(),
+            plate,
+            &seen_after(&e, &["walk fridge", "open fridge"]),
+        );
+        assert!(!belief.thinks_inside(cabinet) && !belief.thinks_inside(shelf));
+        let weights = belief.weights().to_vec();
+        // The fridge searched, the agent walks to a room, then to the cabinet.
+        belief.walked_to(Place::Room(e.agent().start));
+        assert!(!belief.thinks_inside(cabinet));
+        belief.walked_to(Place::Furniture(cabinet));
+        assert!(belief.thinks_inside(cabinet), "it went on to the cabinet");
+        assert!(!belief.thinks_inside(shelf), "and to nothing else");
+        assert_eq!(belief.weights(), weights, "the probabilities are unchanged");
+        // Now considering the cabinet, a walk to the shelf adds nothing.
+        belief.walked_to(Place::Furniture(shelf));
+        assert!(!belief.thinks_inside(shelf));
+    }
+
+    #[test]
+    fn a_known_place_or_a_ruled_out_one_is_not_added() {
+        let e = episode();
+        let plate = e.world().class_by_name("plate").expect("class");
+        let [fridge, cabinet, table] =
+            ["fridge", "cabinet", "table"].map(|f| e.world().furniture_by_name(f).expect("f"));
+        let mut searched = Belief::thinks_at(fridge, 4, 0.1);
+        let seen = seen_after(&e, &["walk fridge", "open fridge"]);
+        searched.observe(e.world(), plate, &seen);
+        // The table was in view at the fridge and held no plate.
+        searched.walked_to(Place::Furniture(table));
+        assert!(!searched.thinks_inside(table));
+        let mut knows = Belief::thinks_at(fridge, 4, 0.1);
+        knows.observe(
+            e.world(),
+            plate,
+            &seen_after(&e, &["walk cabinet", "open cabinet"]),
+        );
+        knows.walked_to(Place::Furniture(fridge));
+        assert!(knows.thinks_inside(cabinet) && !knows.thinks_inside(fridge));
     }
 
     #[test]

@@ -32,6 +32,12 @@ pub struct HypothesisConfig {
     /// At least 0; 0 gives every
     /// class the same starting beliefs.
     pub open_view_weight: f64,
+    /// Whether a belief grows by the place the agent walks to once it has ruled out every
+    /// place it considered ([`Belief::walked_to`](crate::Belief::walked_to)): on by
+    /// default; off, such an agent thinks the object is nowhere in particular, as
+    /// before beliefs grew. It changes what the agent is taken to think, not how likely
+    /// its actions are.
+    pub beliefs_grow: bool,
     /// Sets of places to add as "thinks it is in one of these" beliefs, each with the
     /// prior weight of a single place (see [`search_sets`]).
     pub search_sets: Vec<Vec<FurnitureId>>,
@@ -77,6 +83,7 @@ impl Default for HypothesisConfig {
             uninformed_weight: 1.0,
             absent_goal_weight: DEFAULT_ABSENT_GOAL_WEIGHT,
             open_view_weight: DEFAULT_OPEN_VIEW_WEIGHT,
+            beliefs_grow: true,
             search_sets: Vec::new(),
             max_hypotheses: DEFAULT_MAX_HYPOTHESES,
             max_belief_values: DEFAULT_MAX_BELIEF_VALUES,

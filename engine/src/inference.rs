@@ -67,6 +67,8 @@ pub(crate) struct Core {
     pub(crate) log_weights: Vec<f64>,
     /// Everything the agent has seen, for policies that read more than the beliefs.
     seen: Sightings,
+    /// [`HypothesisConfig::beliefs_grow`].
+    beliefs_grow: bool,
 }
 
 impl<'a> Inference<'a> {
@@ -260,6 +262,7 @@ impl Core {
             hypotheses,
             log_weights,
             seen: Sightings::default(),
+            beliefs_grow: config.beliefs_grow,
         };
         let first = core.state.observe(world);
         core.observe(world, &first);
@@ -288,12 +291,25 @@ impl Core {
         for (w, l) in self.log_weights.iter_mut().zip(&log_likelihoods) {
             *w += l;
         }
+        self.advance(world, action);
+        Ok(())
+    }
+
+    /// Applies `action`, which [`Core::check`] passed, and updates every belief with what
+    /// the agent then sees and, for a walk where beliefs grow, with where it went
+    /// ([`Belief::walked_to`]).
+    fn advance(&mut self, world: &World, action: &Action) {
         // `check` passed, so `apply` cannot fail.
         let _ = self.state.apply(world, action);
         self.steps += 1;
         let seen = self.state.observe(world);
         self.observe(world, &seen);
-        Ok(())
+        if let (true, Action::WalkTo(to)) = (self.beliefs_grow, *action) {
+            self.beliefs
+                .iter_mut()
+                .flatten()
+                .for_each(|belief| belief.walked_to(to));
+        }
     }
 
     /// Announces to `policy` every step of `actions` that [`Core::push`] would score,
@@ -307,10 +323,7 @@ impl Core {
             }
             let situations = ahead.situations(world);
             policy.announce(&situations, action);
-            let _ = ahead.state.apply(world, action);
-            ahead.steps += 1;
-            let seen = ahead.state.observe(world);
-            ahead.observe(world, &seen);
+            ahead.advance(world, action);
         }
     }
 

@@ -70,17 +70,14 @@ impl LimitArgs {
 }
 
 impl Limits {
-    /// Batch options within the limits, for `policy`: its pruning, and the world-aware
-    /// prior its --calibration fitted (else the engine's defaults).
+    /// Batch options within the limits, for `policy`: its pruning, and the hypothesis
+    /// space its --calibration describes (else the engine's defaults).
     pub fn batch(&self, policy: &PolicyArgs) -> anyhow::Result<BatchOptions> {
-        let mut hypotheses = HypothesisConfig {
+        let hypotheses = policy.hypotheses(HypothesisConfig {
             max_hypotheses: self.max_hypotheses,
             max_belief_values: self.max_belief_values,
             ..HypothesisConfig::default()
-        };
-        if let Some((absent, open)) = policy.world_prior()? {
-            (hypotheses.absent_goal_weight, hypotheses.open_view_weight) = (absent, open);
-        }
+        })?;
         Ok(BatchOptions {
             hypotheses,
             pruning: policy.pruning()?,

@@ -58,10 +58,9 @@ impl Alike {
         for (i, s) in situations.iter().enumerate() {
             let goal = goal_part(s);
             let bucket = buckets.entry(fingerprint(goal, s.belief)).or_default();
-            let same = bucket
-                .iter()
-                .copied()
-                .find(|&r| goal_part(&situations[r]) == goal && situations[r].belief == s.belief);
+            let same = bucket.iter().copied().find(|&r| {
+                goal_part(&situations[r]) == goal && reads_alike(situations[r].belief, s.belief)
+            });
             match same {
                 Some(r) => scored_as.push(r),
                 None => {
@@ -76,6 +75,13 @@ impl Alike {
             representatives,
         }
     }
+}
+
+/// Whether the planner reads `a` and `b` alike: the same known places and the same
+/// probabilities. Which places a belief considers (what the agent is taken to think, for
+/// questions) it does not read, so beliefs that differ only there are scored once.
+fn reads_alike(a: &Belief, b: &Belief) -> bool {
+    a.known() == b.known() && a.weights() == b.weights()
 }
 
 /// A hash of what the planner reads of a situation beyond the step: the goal where it

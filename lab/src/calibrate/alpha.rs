@@ -73,6 +73,7 @@ pub fn fit_alpha(
         absent_goal_weight: None,
         open_view_weight: None,
         search_spread: None,
+        beliefs_grow: None,
         mean_log_likelihood,
         questions,
     })

@@ -82,6 +82,7 @@ pub fn fit_lm_weight(
         absent_goal_weight: None,
         open_view_weight: None,
         search_spread: None,
+        beliefs_grow: None,
         mean_log_likelihood,
         questions,
     })

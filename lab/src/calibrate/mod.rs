@@ -78,6 +78,12 @@ pub struct CalibrationFile {
     /// ([`PlannerPolicy::with_search_spread`](bip_engine::PlannerPolicy::with_search_spread)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_spread: Option<f64>,
+    /// Whether beliefs grow by where an agent that has searched all it considered goes
+    /// next ([`HypothesisConfig::beliefs_grow`](bip_engine::HypothesisConfig::beliefs_grow));
+    /// absent, the engine's default. Not fitted: it pins the agent model a run was made
+    /// with, so that results written before beliefs grew can be reproduced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beliefs_grow: Option<bool>,
     /// Mean log probability of the correct options at `beta` on the fitting data.
     pub mean_log_likelihood: f64,
     /// Questions the fit used.
@@ -311,6 +317,7 @@ fn fit_beta_file(beta: f64, mean_log_likelihood: f64, questions: usize) -> Calib
         absent_goal_weight: None,
         open_view_weight: None,
         search_spread: None,
+        beliefs_grow: None,
         mean_log_likelihood,
         questions,
     }

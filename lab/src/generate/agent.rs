@@ -66,6 +66,9 @@ pub fn simulate(
             break;
         }
         belief.observe(world, goal, &state.observe(world));
+        if let Action::WalkTo(to) = action {
+            belief.walked_to(to);
+        }
         trajectory.actions.push(action);
         trajectory.states.push(state.clone());
         trajectory.beliefs.push(belief.clone());

@@ -49,6 +49,7 @@ pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, LabError> {
         absent_goal_weight: None,
         open_view_weight: None,
         search_spread: None,
+        beliefs_grow: None,
         mean_log_likelihood,
         questions,
     })

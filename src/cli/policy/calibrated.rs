@@ -3,7 +3,7 @@
 
 use anyhow::{anyhow, bail, Context};
 
-use bip::engine::{check_beta, DEFAULT_BETA};
+use bip::engine::{check_beta, HypothesisConfig, DEFAULT_BETA};
 use bip::episodes::limits::number;
 use bip::lab::calibrate::{CalibrationFile, LmSettings};
 use bip::policy::PolicyKind;
@@ -64,15 +64,25 @@ impl PolicyArgs {
         })
     }
 
-    /// The world-aware prior's weights (goal weight of a class the house lacks, open-view
-    /// weight) from --calibration, when it has them (`bip calibrate --world-prior`).
-    pub fn world_prior(&self) -> anyhow::Result<Option<(f64, f64)>> {
+    /// `hypotheses` with what --calibration says of the hypothesis space, where it says
+    /// it: the world-aware prior's weights (goal weight of a class the house lacks,
+    /// open-view weight; `bip calibrate --world-prior`) and whether beliefs grow.
+    pub fn hypotheses(&self, hypotheses: HypothesisConfig) -> anyhow::Result<HypothesisConfig> {
         let Some(path) = &self.calibration else {
-            return Ok(None);
+            return Ok(hypotheses);
         };
         let lm = self.options()?.lm_settings();
         let file = self.read_calibration(path, &lm)?;
-        Ok(file.absent_goal_weight.zip(file.open_view_weight))
+        let (absent, open) = file
+            .absent_goal_weight
+            .zip(file.open_view_weight)
+            .unwrap_or((hypotheses.absent_goal_weight, hypotheses.open_view_weight));
+        Ok(HypothesisConfig {
+            absent_goal_weight: absent,
+            open_view_weight: open,
+            beliefs_grow: file.beliefs_grow.unwrap_or(hypotheses.beliefs_grow),
+            ..hypotheses
+        })
     }
 
     /// Reads a calibration for this policy: a planner's (β) for any, a hybrid's (β and
