@@ -8,7 +8,7 @@
 
 use bip_episodes::Episode;
 
-use super::{policy_log_likelihood, AlphaPoint, CalibrationFile, LmSettings, CALIBRATION_FORMAT};
+use super::{policy_log_likelihood, AlphaPoint, CalibrationFile, LmSettings};
 use crate::LabError;
 use bip_engine::BatchOptions;
 use bip_engine::EngineError;
@@ -62,20 +62,11 @@ pub fn fit_alpha(
             reason: "at least one α is needed",
         }))?;
     Ok(CalibrationFile {
-        format: CALIBRATION_FORMAT.to_string(),
-        policy: "w2s".to_string(),
         beta: Some(beta),
-        lm_weight: None,
         alpha: Some(alpha),
         lm: Some(settings),
-        trust: None,
         alpha_curve: Some(curve),
-        absent_goal_weight: None,
-        open_view_weight: None,
-        search_spread: None,
-        beliefs_grow: None,
-        mean_log_likelihood,
-        questions,
+        ..CalibrationFile::fitted("w2s", mean_log_likelihood, questions)
     })
 }
 

@@ -9,9 +9,7 @@
 
 use bip_episodes::Episode;
 
-use super::{
-    golden_section_max, policy_log_likelihood, CalibrationFile, LmSettings, CALIBRATION_FORMAT,
-};
+use super::{golden_section_max, policy_log_likelihood, CalibrationFile, LmSettings};
 use crate::LabError;
 use bip_engine::BatchOptions;
 use bip_engine::HybridPolicy;
@@ -71,20 +69,10 @@ pub fn fit_lm_weight(
     };
     let lm_weight = log_weight.exp();
     Ok(CalibrationFile {
-        format: CALIBRATION_FORMAT.to_string(),
-        policy: "hybrid".to_string(),
         beta: Some(beta),
         lm_weight: Some(lm_weight),
-        alpha: None,
         lm: Some(settings),
-        trust: None,
-        alpha_curve: None,
-        absent_goal_weight: None,
-        open_view_weight: None,
-        search_spread: None,
-        beliefs_grow: None,
-        mean_log_likelihood,
-        questions,
+        ..CalibrationFile::fitted("hybrid", mean_log_likelihood, questions)
     })
 }
 

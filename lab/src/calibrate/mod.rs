@@ -102,6 +102,27 @@ pub struct AlphaPoint {
 }
 
 impl CalibrationFile {
+    /// A calibration of `policy` that fitted nothing yet, at `mean_log_likelihood` over
+    /// `questions`: fits fill in what they fitted.
+    pub(crate) fn fitted(policy: &str, mean_log_likelihood: f64, questions: usize) -> Self {
+        Self {
+            format: CALIBRATION_FORMAT.to_string(),
+            policy: policy.to_string(),
+            beta: None,
+            lm_weight: None,
+            alpha: None,
+            lm: None,
+            trust: None,
+            alpha_curve: None,
+            absent_goal_weight: None,
+            open_view_weight: None,
+            search_spread: None,
+            beliefs_grow: None,
+            mean_log_likelihood,
+            questions,
+        }
+    }
+
     /// Reads a calibration file's text.
     ///
     /// # Errors
@@ -306,20 +327,8 @@ pub fn fit_beta(episodes: &[Episode]) -> Result<CalibrationFile, LabError> {
 /// The planner calibration of β alone.
 fn fit_beta_file(beta: f64, mean_log_likelihood: f64, questions: usize) -> CalibrationFile {
     CalibrationFile {
-        format: CALIBRATION_FORMAT.to_string(),
-        policy: "planner".to_string(),
         beta: Some(beta),
-        lm_weight: None,
-        alpha: None,
-        lm: None,
-        trust: None,
-        alpha_curve: None,
-        absent_goal_weight: None,
-        open_view_weight: None,
-        search_spread: None,
-        beliefs_grow: None,
-        mean_log_likelihood,
-        questions,
+        ..CalibrationFile::fitted("planner", mean_log_likelihood, questions)
     }
 }
 

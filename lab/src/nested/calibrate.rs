@@ -3,7 +3,7 @@
 
 use bip_episodes::Story;
 
-use crate::calibrate::{golden_section_max, mean_log_correct, CalibrationFile, CALIBRATION_FORMAT};
+use crate::calibrate::{golden_section_max, mean_log_correct, CalibrationFile};
 use crate::LabError;
 
 use bip_engine::nested::infer_stories;
@@ -38,20 +38,8 @@ pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, LabError> {
     let trust = golden_section_max(score, TRUST_RANGE, 0.001)?;
     let (mean_log_likelihood, questions) = trust_log_likelihood(stories, trust)?;
     Ok(CalibrationFile {
-        format: CALIBRATION_FORMAT.to_string(),
-        policy: "nested".to_string(),
-        beta: None,
-        lm_weight: None,
-        alpha: None,
-        lm: None,
         trust: Some(trust),
-        alpha_curve: None,
-        absent_goal_weight: None,
-        open_view_weight: None,
-        search_spread: None,
-        beliefs_grow: None,
-        mean_log_likelihood,
-        questions,
+        ..CalibrationFile::fitted("nested", mean_log_likelihood, questions)
     })
 }
 
