@@ -26,7 +26,9 @@ pub struct Trajectory {
 /// drawn is, with probability the policy's search spread
 /// ([`PlannerPolicy::with_search_spread`], the model the engine infers with), replaced by
 /// a walk to a place drawn in proportion to the agent's belief, so that the agent passes
-/// places it believes in and comes back to them.
+/// places it believes in and comes back to them. Its belief grows as the engine reads
+/// beliefs ([`Belief::walked_to`]): having searched all it considered, it comes to think
+/// the object may be where it walks next.
 pub fn simulate(
     world: &World,
     policy: &PlannerPolicy,
