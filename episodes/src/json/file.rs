@@ -198,28 +198,29 @@ pub struct OptionFile {
     pub given: Option<PropositionFile>,
 }
 
-/// One question.
+/// One question, with options of type `O`: an episode's ([`OptionFile`], the default) or
+/// a story's ([`StoryOptionFile`](super::StoryOptionFile)).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct QuestionFile {
+pub struct QuestionFile<O = OptionFile> {
     /// Identifier; defaults to `q1`, `q2`, ...
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
-    /// Label: an MMToM-QA type such as "1.2", or free text; reports only, never read by
-    /// inference. Read into a [`QuestionLabel`](crate::QuestionLabel) and written back as
-    /// the same text.
+    /// Label: an MMToM-QA type such as "1.2", an order ("order 2"), or free text; reports
+    /// only, never read by inference. Read into a [`QuestionLabel`](crate::QuestionLabel)
+    /// and written back as the same text.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Wording for people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
-    /// Number of actions seen when asked; defaults to all.
+    /// Number of actions (in a story, events) seen when asked; defaults to all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<usize>,
     /// Two or more options, lettered a, b, ... in order.
-    pub options: Vec<OptionFile>,
-    /// Letter of the correct option, or `"unknowable"` when nothing the agent has done
-    /// tells the options apart.
+    pub options: Vec<O>,
+    /// Letter of the correct option, or, in an episode, `"unknowable"` when nothing the
+    /// agent has done tells the options apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
 }

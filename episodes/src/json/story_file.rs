@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::file::WorldFile;
+use super::file::{QuestionFile, WorldFile};
 
 /// A story file as written.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -139,27 +139,7 @@ pub struct StoryOptionFile {
 }
 
 /// One question about a story.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StoryQuestionFile {
-    /// Identifier; defaults to `q1`, `q2`, ...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// Label for reports ("order 2"); never read by inference.
-    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
-    /// Wording for people.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-    /// Number of events that have happened when asked; defaults to all.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub at: Option<usize>,
-    /// Two or more options, lettered a, b, ... in order.
-    pub options: Vec<StoryOptionFile>,
-    /// Letter of the correct option.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected: Option<String>,
-}
+pub type StoryQuestionFile = QuestionFile<StoryOptionFile>;
 
 fn yes() -> bool {
     true
