@@ -8,6 +8,7 @@
 //! It re-exports the workspace's libraries:
 //! - [`episodes`]: the world and episode model, the `bip-episode/1` format, replay;
 //! - [`engine`]: hypotheses, beliefs, policies, online and batch inference, answers;
+//! - [`nested`]: nested beliefs in multi-agent stories (Hi-ToM, ToMi);
 //! - [`lab`]: generation, evaluation, calibration, variance, studies, reports, plots;
 //! - [`themes`]: thematic vocabularies;
 //! - [`models`]: language-model hosting for LM policies.
@@ -37,6 +38,7 @@ pub use bip_engine as engine;
 pub use bip_episodes as episodes;
 pub use bip_lab as lab;
 pub use bip_models as models;
+pub use bip_nested as nested;
 pub use bip_themes as themes;
 
 pub mod cached;

@@ -46,7 +46,6 @@ mod inference;
 mod live;
 mod logprob;
 mod named;
-pub mod nested;
 mod policy;
 mod posterior;
 mod prior;
@@ -67,6 +66,7 @@ pub use hypothesis::{
 };
 pub use inference::Inference;
 pub use live::{LiveOptions, LiveSession, SearchSets};
+pub use logprob::{log_sum_exp, normalize};
 pub use named::{Named, UnknownName};
 pub use policy::lm::{
     ActionLikelihood, LmPolicy, PromptStyle, PromptTemplate, TextRequest, TextScore, TextScorer,

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use clap::Args;
 
-use bip::engine::nested::{infer_story, Trust};
 use bip::episodes::import::hitom::read_jsonl;
 use bip::episodes::import::tomi::read_tomi;
 use bip::episodes::import::ImportError;
@@ -15,6 +14,7 @@ use bip::io::{read_any_episodes, read_input, to_jsonl};
 use bip::lab::calibrate::CalibrationFile;
 use bip::lab::nested::{evaluate_stories, story_report};
 use bip::lab::report::{EpisodeReport, Report};
+use bip::nested::{infer_story, Trust};
 
 /// The trust of nested-belief inference.
 #[derive(Debug, Args)]

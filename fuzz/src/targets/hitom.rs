@@ -1,8 +1,8 @@
 //! Hi-ToM records (JSON Lines): every line read into a story, and each story's questions
 //! answered by nested-belief inference.
 
-use bip_engine::nested::{infer_story, Trust};
 use bip_episodes::import::hitom::read_jsonl;
+use bip_nested::{infer_story, Trust};
 
 use super::{record_outcomes, Scratch, Target};
 

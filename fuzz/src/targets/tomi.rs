@@ -1,8 +1,8 @@
 //! ToMi questions (bAbI layout): every question read into a story with the story before
 //! it, and answered by nested-belief inference.
 
-use bip_engine::nested::{infer_story, Trust};
 use bip_episodes::import::tomi::read_tomi;
+use bip_nested::{infer_story, Trust};
 
 use super::{record_outcomes, Scratch, Target};
 

@@ -56,7 +56,7 @@ pub struct CalibrationFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lm: Option<LmSettings>,
     /// The fitted trust of nested-belief inference
-    /// ([`Trust`](bip_engine::nested::Trust)).
+    /// ([`Trust`](bip_nested::Trust)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trust: Option<f64>,
     /// For "w2s": every α tried and its mean log probability of the correct options, in

@@ -6,8 +6,8 @@ use bip_episodes::Story;
 use crate::calibrate::{golden_section_max, mean_log_correct, CalibrationFile};
 use crate::LabError;
 
-use bip_engine::nested::infer_stories;
-use bip_engine::nested::{Trust, TRUST_RANGE};
+use bip_nested::infer_stories;
+use bip_nested::{Trust, TRUST_RANGE};
 
 /// Mean log probability (normalised over the options) of the correct options of every
 /// answerable question in `stories` under trust `trust`, and how many there are.
@@ -47,7 +47,7 @@ pub fn fit_trust(stories: &[Story]) -> Result<CalibrationFile, LabError> {
 mod tests {
     use super::*;
     use crate::nested::generate::{generate_stories, NestedOptions};
-    use bip_engine::nested::DEFAULT_TRUST;
+    use bip_nested::DEFAULT_TRUST;
 
     #[test]
     fn the_fit_finds_the_simulated_trust_and_saves_it() {

@@ -12,7 +12,7 @@ use crate::evaluation::{cluster_bootstrap, Evaluation, GroupAccuracy, Outcome};
 use crate::report::Prediction;
 
 use super::report::story_predictions;
-use bip_engine::nested::{infer_stories, Trust};
+use bip_nested::{infer_stories, Trust};
 
 /// The report of `bip eval` on stories.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,7 +1,7 @@
 //! Experiments over nested beliefs: [`story_report`] reports a story's answers as `bip
 //! infer` prints them, [`evaluate_stories`] scores the answers to many stories'
 //! questions, [`fit_trust`] fits the one parameter, the
-//! [`Trust`](bip_engine::nested::Trust) that weighs testimony, and [`generate`] makes
+//! [`Trust`](bip_nested::Trust) that weighs testimony, and [`generate`] makes
 //! stories with ground truth from simulated agents.
 
 mod calibrate;

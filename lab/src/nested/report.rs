@@ -4,7 +4,7 @@
 use bip_episodes::Story;
 
 use crate::report::{fnv1a, Asked, EpisodeReport, Prediction};
-use bip_engine::nested::StoryInference;
+use bip_nested::StoryInference;
 
 fn asked(q: &bip_episodes::StoryQuestion) -> Asked<'_> {
     Asked {

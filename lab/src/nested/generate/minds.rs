@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use bip_episodes::{AgentId, Event, FurnitureId, ObjectId, Story, StoryState};
 
 use crate::rng::Rng;
-use bip_engine::nested::Trust;
+use bip_nested::Trust;
 
 /// For every claim (by its position among the events) and every hearer: whether the
 /// hearer took it, and whether the speaker takes the hearer to have taken it.

@@ -24,7 +24,7 @@ use crate::rng::Rng;
 use crate::LabError;
 use bip_engine::EngineError;
 
-use bip_engine::nested::Trust;
+use bip_nested::Trust;
 
 pub use vocabulary::{GATHERING, NAMES, OBJECTS, ROOMS};
 

@@ -1,6 +1,6 @@
 //! How much agents take what they are told: the one parameter of nested-belief inference.
 
-use crate::error::EngineError;
+use bip_engine::EngineError;
 
 /// The trust τ that weighs testimony (the benchmark's rule 3: agents tend to lie, and
 /// tend to trust an agent that left a room later than themselves, the order of leaving

@@ -3,7 +3,7 @@
 
 use bip_episodes::FurnitureId;
 
-use crate::logprob::{log_sum_exp, normalize};
+use bip_engine::{log_sum_exp, normalize};
 
 /// Ties between the most likely places are within this many nats.
 const TIE: f64 = 1e-9;

@@ -4,7 +4,7 @@ use bip_episodes::json::{EventFile, StoryFile};
 use bip_episodes::{AgentId, FurnitureId, Story};
 
 use super::*;
-use crate::nested::{infer_story, Trust};
+use crate::{infer_story, Trust};
 
 /// A story in a room with three boxes (the pear starts in box_a) and a hall, agents A, B
 /// and C, and events written `"A enter room"`, `"A exit room"`, `"A move box_b"`, `"A

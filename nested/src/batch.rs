@@ -4,10 +4,10 @@ use rayon::prelude::*;
 
 use bip_episodes::Story;
 
-use crate::answer::{answer_from, Answer};
+use bip_engine::{answer_from, Answer};
 
-use super::session::NestedInference;
-use super::trust::Trust;
+use crate::session::NestedInference;
+use crate::trust::Trust;
 
 /// The answers to a story's questions, in question order.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,7 +21,7 @@ pub struct StoryInference {
 ///
 /// # Example
 /// ```
-/// use bip_engine::nested::{infer_story, Trust};
+/// use bip_nested::{infer_story, Trust};
 /// use bip_episodes::Story;
 ///
 /// let story = Story::from_json(r#"{"format": "bip-episode/1",

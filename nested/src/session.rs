@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 
 use bip_episodes::{AgentId, Event, NestedClaim, ObjectId, Story, StoryState, World};
 
-use crate::error::EngineError;
+use bip_engine::EngineError;
 
-use super::belief::LocationBelief;
-use super::trust::Trust;
+use crate::belief::LocationBelief;
+use crate::trust::Trust;
 
 /// Whose belief: `[A, B]` is A's model of B's belief; `[]` is the world as it is.
 pub type Chain = Vec<AgentId>;
@@ -34,7 +34,7 @@ pub type Chain = Vec<AgentId>;
 ///
 /// # Example
 /// ```
-/// use bip_engine::nested::{NestedInference, Trust};
+/// use bip_nested::{NestedInference, Trust};
 /// use bip_episodes::{Event, Story};
 ///
 /// let story = Story::from_json(bip_episodes_story(), "demo")?;
