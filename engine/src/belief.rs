@@ -102,6 +102,24 @@ impl Belief {
         }
     }
 
+    /// What the agent comes to think after an action: it sees `seen`
+    /// ([`observe`](Self::observe)) and then, where `walked` names the place it went to,
+    /// may grow its belief by it ([`walked_to`](Self::walked_to)). The engine's sessions
+    /// and the generator's agents both go through here, so what an agent thinks and what
+    /// the engine takes it to think cannot drift apart.
+    pub fn arrive(
+        &mut self,
+        world: &World,
+        class: ClassId,
+        seen: &Observation,
+        walked: Option<Place>,
+    ) {
+        self.observe(world, class, seen);
+        if let Some(to) = walked {
+            self.walked_to(to);
+        }
+    }
+
     /// Grows the belief by the place the agent walked to, once it has ruled out every
     /// place it considered without seeing an object of the class: an agent that has
     /// searched all it thought of and heads for a new place has come to think the object

@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use bip_episodes::{Action, ClassId, Episode, Observation, State, World};
+use bip_episodes::{Action, ClassId, Episode, Observation, Place, State, World};
 
 use crate::belief::Belief;
 use crate::error::EngineError;
@@ -303,13 +303,8 @@ impl Core {
         let _ = self.state.apply(world, action);
         self.steps += 1;
         let seen = self.state.observe(world);
-        self.observe(world, &seen);
-        if let (true, Action::WalkTo(to)) = (self.beliefs_grow, *action) {
-            self.beliefs
-                .iter_mut()
-                .flatten()
-                .for_each(|belief| belief.walked_to(to));
-        }
+        let walked = action.destination().filter(|_| self.beliefs_grow);
+        self.arrive(world, &seen, walked);
     }
 
     /// Announces to `policy` every step of `actions` that [`Core::push`] would score,
@@ -382,13 +377,19 @@ impl Core {
 
     /// [`Inference::observe`] in `world`.
     pub(crate) fn observe(&mut self, world: &World, observation: &Observation) {
-        self.seen.record(observation);
+        self.arrive(world, observation, None);
+    }
+
+    /// Records `seen` and updates every belief with it and with where the agent walked
+    /// ([`Belief::arrive`]).
+    fn arrive(&mut self, world: &World, seen: &Observation, walked: Option<Place>) {
+        self.seen.record(seen);
         self.beliefs
             .par_iter_mut()
             .enumerate()
             .for_each(|(class, beliefs)| {
                 for belief in beliefs {
-                    belief.observe(world, ClassId::new(class), observation);
+                    belief.arrive(world, ClassId::new(class), seen, walked);
                 }
             });
     }

@@ -25,6 +25,14 @@ pub enum Action {
 }
 
 impl Action {
+    /// Where a walk goes; `None` for any other action.
+    pub fn destination(self) -> Option<Place> {
+        match self {
+            Action::WalkTo(to) => Some(to),
+            _ => None,
+        }
+    }
+
     /// A short human-readable form, e.g. `walk_to fridge`, `put apple_1 kitchen_table`.
     pub fn describe(&self, world: &World) -> String {
         match *self {

@@ -67,10 +67,7 @@ pub fn simulate(
             // `action_values` lists only possible actions; stop rather than loop if not.
             break;
         }
-        belief.observe(world, goal, &state.observe(world));
-        if let Action::WalkTo(to) = action {
-            belief.walked_to(to);
-        }
+        belief.arrive(world, goal, &state.observe(world), action.destination());
         trajectory.actions.push(action);
         trajectory.states.push(state.clone());
         trajectory.beliefs.push(belief.clone());
