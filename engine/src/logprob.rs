@@ -3,11 +3,17 @@
 
 /// log(Σ exp(xᵢ)), computed stably; `NEG_INFINITY` for an empty slice or all-zero terms.
 pub fn log_sum_exp(values: &[f64]) -> f64 {
-    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    log_sum_exp_of(values.iter().copied())
+}
+
+/// [`log_sum_exp`] of values an iterator gives (twice: it is cloned), so a sum over a
+/// filtered slice needs no vector of its own; the same result, bit for bit.
+pub(crate) fn log_sum_exp_of(values: impl Iterator<Item = f64> + Clone) -> f64 {
+    let max = values.clone().fold(f64::NEG_INFINITY, f64::max);
     if max == f64::NEG_INFINITY {
         return f64::NEG_INFINITY;
     }
-    max + values.iter().map(|v| (v - max).exp()).sum::<f64>().ln()
+    max + values.map(|v| (v - max).exp()).sum::<f64>().ln()
 }
 
 /// Turns log weights into probabilities that sum to 1 (all zero when every weight is zero).

@@ -26,8 +26,9 @@ pub(super) struct Alike {
 }
 
 impl Alike {
-    /// Groups `situations`, all of one step (one world and state).
-    pub(super) fn group(situations: &[Situation<'_>]) -> Self {
+    /// Groups `situations`, all of one step (one world and state, whose possible actions
+    /// are `actions`).
+    pub(super) fn group(situations: &[Situation<'_>], actions: &[Action]) -> Self {
         let Some(first) = situations.first() else {
             return Self {
                 scored_as: Vec::new(),
@@ -38,33 +39,42 @@ impl Alike {
         // The classes the goal matters for at this state: held, or grabbable here.
         let mut matters: Vec<ClassId> = state
             .held()
-            .chain(
-                state
-                    .possible_actions(world)
-                    .into_iter()
-                    .filter_map(|a| match a {
-                        Action::Grab(o) => Some(o),
-                        _ => None,
-                    }),
-            )
+            .chain(actions.iter().filter_map(|a| match *a {
+                Action::Grab(o) => Some(o),
+                _ => None,
+            }))
             .map(|o| world.object(o).class)
             .collect();
         matters.sort_unstable();
         matters.dedup();
         let goal_part = |s: &Situation<'_>| matters.binary_search(&s.goal).ok().map(|_| s.goal);
-        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
+        // Each fingerprint's first representative, and after each representative the next
+        // of its fingerprint: the buckets as chains, without a vector for every bucket.
+        let mut first: HashMap<u64, usize> = HashMap::with_capacity(situations.len());
+        let mut next: Vec<Option<usize>> = vec![None; situations.len()];
         let mut scored_as = Vec::with_capacity(situations.len());
         let mut representatives = Vec::new();
         for (i, s) in situations.iter().enumerate() {
             let goal = goal_part(s);
-            let bucket = buckets.entry(fingerprint(goal, s.belief)).or_default();
-            let same = bucket.iter().copied().find(|&r| {
-                goal_part(&situations[r]) == goal && reads_alike(situations[r].belief, s.belief)
-            });
-            match same {
-                Some(r) => scored_as.push(r),
-                None => {
-                    bucket.push(i);
+            let key = fingerprint(goal, s.belief);
+            let (mut candidate, mut last) = (first.get(&key).copied(), None);
+            let same = loop {
+                let Some(r) = candidate else { break None };
+                if goal_part(&situations[r]) == goal && reads_alike(situations[r].belief, s.belief)
+                {
+                    break Some(r);
+                }
+                (candidate, last) = (next[r], Some(r));
+            };
+            match (same, last) {
+                (Some(r), _) => scored_as.push(r),
+                (None, chain_end) => {
+                    match chain_end {
+                        Some(l) => next[l] = Some(i),
+                        None => {
+                            first.insert(key, i);
+                        }
+                    }
                     representatives.push(i);
                     scored_as.push(i);
                 }
@@ -154,7 +164,9 @@ mod tests {
                     seen,
                 })
                 .collect();
-            assert_eq!(Alike::group(&situations).representatives.len(), groups);
+            let actions = state.possible_actions(world);
+            let alike = Alike::group(&situations, &actions);
+            assert_eq!(alike.representatives.len(), groups);
             let together = planner.log_probs(&situations, &action).expect("scores");
             for (s, score) in situations.iter().zip(&together) {
                 assert_eq!(planner.log_prob(s, &action).to_bits(), score.to_bits());

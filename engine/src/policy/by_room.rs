@@ -16,16 +16,14 @@ pub(super) fn expected_distances(layout: &Layout, weights: &[f64]) -> Vec<f64> {
             per_room[layout.room_of(FurnitureId::new(m)).index()] += w;
         }
     }
-    let rooms: Vec<(RoomId, f64)> = (0..per_room.len())
-        .filter(|&b| per_room[b] > 0.0)
-        .map(|b| (RoomId::new(b), per_room[b]))
-        .collect();
     (0..weights.len())
         .map(|l| {
             let at = Place::Furniture(FurnitureId::new(l));
-            let all: f64 = rooms
+            let all: f64 = per_room
                 .iter()
-                .map(|&(b, w)| w * layout.to_furniture_in(at, b))
+                .enumerate()
+                .filter(|&(_, &w)| w > 0.0)
+                .map(|(b, &w)| w * layout.to_furniture_in(at, RoomId::new(b)))
                 .sum();
             // d(ℓ, ℓ) is 0, not the approach counted for ℓ's own room above.
             if weights[l] > 0.0 {

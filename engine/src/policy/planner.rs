@@ -41,7 +41,7 @@ use super::alike::Alike;
 use super::by_room::{expected_distances, Nearest};
 use super::{Policy, PolicyFailure, Situation};
 use crate::error::EngineError;
-use crate::logprob::log_sum_exp;
+use crate::logprob::{log_sum_exp, log_sum_exp_of};
 
 /// Costs of the non-walking actions, in units of walking distance.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -221,8 +221,9 @@ impl PlannerPolicy {
     /// Q-values of every possible action in the situation, in
     /// [`State::possible_actions`](bip_episodes::State::possible_actions) order.
     pub fn action_values(&self, situation: &Situation<'_>) -> Vec<(Action, f64)> {
-        let search = Search::new(self, situation);
-        search.q_values(situation.state.possible_actions(situation.world))
+        let actions = situation.state.possible_actions(situation.world);
+        let values = Search::new(self, situation).q_values(&actions, 1.0);
+        actions.into_iter().zip(values).collect()
     }
 }
 
@@ -232,42 +233,58 @@ impl Policy for PlannerPolicy {
     }
 
     fn log_prob(&self, situation: &Situation<'_>, action: &Action) -> f64 {
-        let (actions, values): (Vec<Action>, Vec<f64>) =
-            self.action_values(situation).into_iter().unzip();
-        let Some(chosen) = actions.iter().position(|a| a == action) else {
-            return f64::NEG_INFINITY;
-        };
-        if Search::holds_goal(situation) {
-            return -(actions.len() as f64).ln();
-        }
-        let scaled: Vec<f64> = values.iter().map(|q| self.beta * q).collect();
-        let by_belief = match actions[chosen] {
-            Action::WalkTo(via) if self.search_spread > 0.0 => {
-                self.log_walk(situation, &actions, &scaled, via)
-            }
-            _ => None,
-        };
-        by_belief.unwrap_or_else(|| log_choice(situation, &actions, &scaled, chosen))
+        let actions = situation.state.possible_actions(situation.world);
+        self.log_prob_among(situation, &actions, action)
     }
 
     /// Scores each group of situations the planner cannot tell apart (`Alike`) once:
-    /// the same numbers, bit for bit, as scoring every one.
+    /// the same numbers, bit for bit, as scoring every one. The situations of a step share
+    /// their state, so its possible actions are listed once.
     fn log_probs(
         &self,
         situations: &[Situation<'_>],
         action: &Action,
     ) -> Result<Vec<f64>, PolicyFailure> {
-        let alike = Alike::group(situations);
+        let Some(first) = situations.first() else {
+            return Ok(Vec::new());
+        };
+        let actions = first.state.possible_actions(first.world);
+        let alike = Alike::group(situations, &actions);
         let scores: Vec<f64> = alike
             .representatives
             .par_iter()
-            .map(|&i| self.log_prob(&situations[i], action))
+            .map(|&i| self.log_prob_among(&situations[i], &actions, action))
             .collect();
         let mut by_situation = vec![f64::NAN; situations.len()];
         for (&i, score) in alike.representatives.iter().zip(scores) {
             by_situation[i] = score;
         }
         Ok(alike.scored_as.iter().map(|&r| by_situation[r]).collect())
+    }
+}
+
+impl PlannerPolicy {
+    /// [`Policy::log_prob`] of `action` among `actions`, the situation's possible ones.
+    fn log_prob_among(
+        &self,
+        situation: &Situation<'_>,
+        actions: &[Action],
+        action: &Action,
+    ) -> f64 {
+        let Some(chosen) = actions.iter().position(|a| a == action) else {
+            return f64::NEG_INFINITY;
+        };
+        if Search::holds_goal(situation) {
+            return -(actions.len() as f64).ln();
+        }
+        let scaled = Search::new(self, situation).q_values(actions, self.beta);
+        let by_belief = match actions[chosen] {
+            Action::WalkTo(via) if self.search_spread > 0.0 => {
+                self.log_walk(situation, actions, &scaled, via)
+            }
+            _ => None,
+        };
+        by_belief.unwrap_or_else(|| log_choice(situation, actions, &scaled, chosen))
     }
 }
 
@@ -286,15 +303,11 @@ pub(crate) fn log_choice(
         return scores[chosen] - log_total;
     };
     let leads_to = leads_toward(&situation.world.layout, situation.state.place(), via);
-    let toward: Vec<f64> = actions
-        .iter()
-        .zip(scores)
-        .filter_map(|(a, &s)| match *a {
-            Action::WalkTo(to) if leads_to(to) => Some(s),
-            _ => None,
-        })
-        .collect();
-    log_sum_exp(&toward) - log_total
+    let toward = actions.iter().zip(scores).filter_map(|(a, &s)| match *a {
+        Action::WalkTo(to) if leads_to(to) => Some(s),
+        _ => None,
+    });
+    log_sum_exp_of(toward) - log_total
 }
 
 /// `Ok` when `beta` is a rationality the planner accepts: a number in [0, [`MAX_BETA`]].
@@ -417,12 +430,13 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Q-values of `actions`, the terms of the current state computed once.
-    fn q_values(&self, actions: Vec<Action>) -> Vec<(Action, f64)> {
+    /// Q-values of `actions` times `scale` (β, for the log weights of a choice), the
+    /// terms of the current state computed once.
+    fn q_values(&self, actions: &[Action], scale: f64) -> Vec<f64> {
         let now = self.terms(&self.situation.state.open);
         actions
-            .into_iter()
-            .map(|a| (a, self.q_value(&a, &now)))
+            .iter()
+            .map(|a| scale * self.q_value(a, &now))
             .collect()
     }
 
