@@ -17,16 +17,30 @@ pub struct Belief {
     known: Vec<FurnitureId>,
     considered: Vec<bool>,
     weights: Vec<f64>,
+    /// [`Belief::reading`], kept as `known` and `weights` change.
+    reading: u64,
 }
 
 impl Belief {
+    /// A belief of these parts, its reading hashed.
+    fn of(known: Vec<FurnitureId>, considered: Vec<bool>, weights: Vec<f64>) -> Self {
+        let mut belief = Self {
+            known,
+            considered,
+            weights,
+            reading: 0,
+        };
+        belief.reading = belief.hash_reading();
+        belief
+    }
+
     /// No idea: every one of `places` considered and equally likely.
     pub fn uniform(places: usize) -> Self {
-        Self {
-            known: Vec::new(),
-            considered: vec![true; places],
-            weights: vec![1.0 / places.max(1) as f64; places],
-        }
+        Self::of(
+            Vec::new(),
+            vec![true; places],
+            vec![1.0 / places.max(1) as f64; places],
+        )
     }
 
     /// Thinks it is at `place`: probability `1 - leak` there, the rest spread evenly.
@@ -61,11 +75,7 @@ impl Belief {
                 }
             })
             .collect();
-        Self {
-            known: Vec::new(),
-            considered,
-            weights,
-        }
+        Self::of(Vec::new(), considered, weights)
     }
 
     /// Updates from what the agent sees: for each place in view, an object of `class` is
@@ -75,7 +85,7 @@ impl Belief {
     /// If the observation is of another world than `world`, or of more places than the
     /// belief is over.
     pub fn observe(&mut self, world: &World, class: ClassId, observation: &Observation) {
-        let mut changed = false;
+        let (mut changed, mut known_changed) = (false, false);
         for &place in &observation.visible {
             let present = observation
                 .seen
@@ -89,6 +99,7 @@ impl Belief {
                 }
                 _ => {}
             }
+            known_changed |= present != known_at.is_ok();
             if self.weights[place.index()] != 0.0 {
                 self.weights[place.index()] = 0.0;
                 changed = true;
@@ -99,6 +110,9 @@ impl Belief {
             if total > 0.0 {
                 self.weights.iter_mut().for_each(|w| *w /= total);
             }
+        }
+        if changed || known_changed {
+            self.reading = self.hash_reading();
         }
     }
 
@@ -139,6 +153,24 @@ impl Belief {
         if self.known.is_empty() && exhausted && self.weights[place.index()] > 0.0 {
             self.considered[place.index()] = true;
         }
+    }
+
+    /// A hash of what the planner reads of the belief (`known` and `weights`, the
+    /// probabilities by their bits): beliefs that read alike hash alike. Kept as the
+    /// belief changes, so that grouping a step's situations costs a word per belief, not
+    /// a pass over its places.
+    pub(crate) fn reading(&self) -> u64 {
+        self.reading
+    }
+
+    fn hash_reading(&self) -> u64 {
+        let known = self
+            .known
+            .iter()
+            .fold(0, |h, f| mix_hash(h, f.index() as u64));
+        self.weights
+            .iter()
+            .fold(mix_hash(known, u64::MAX), |h, w| mix_hash(h, w.to_bits()))
     }
 
     /// Places seen holding an object of the class, in id order.
@@ -220,6 +252,13 @@ impl Belief {
     }
 }
 
+/// One word mixed into a hash: multiply-and-rotate, as rustc's own hash tables do. Fast
+/// and good enough where a collision costs only a comparison.
+pub(crate) fn mix_hash(hash: u64, word: u64) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    (hash.rotate_left(5) ^ word).wrapping_mul(K)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,6 +337,31 @@ mod tests {
         );
         assert_eq!(belief.believed_place(), Some(cabinet));
         assert_eq!(Belief::uniform(4).believed_place(), None);
+    }
+
+    #[test]
+    fn the_reading_hash_follows_every_change_the_planner_reads() {
+        let e = episode();
+        let (plate, apple) = (
+            e.world().class_by_name("plate").expect("class"),
+            e.world().class_by_name("apple").expect("class"),
+        );
+        let fridge = e.world().furniture_by_name("fridge").expect("fridge");
+        let fresh = |b: &Belief| {
+            let rebuilt = Belief::of(b.known.clone(), b.considered.clone(), b.weights.clone());
+            rebuilt.reading()
+        };
+        let mut belief = Belief::thinks_at(fridge, 4, 0.1);
+        let before = belief.reading();
+        for (class, actions) in [
+            (plate, &["walk fridge", "open fridge"][..]),
+            (plate, &["walk cabinet", "open cabinet"][..]),
+            (apple, &["walk fridge", "open fridge"][..]),
+        ] {
+            belief.observe(e.world(), class, &seen_after(&e, actions));
+            assert_eq!(belief.reading(), fresh(&belief), "after {actions:?}");
+        }
+        assert_ne!(belief.reading(), before, "seeing changed what the planner reads");
     }
 
     #[test]

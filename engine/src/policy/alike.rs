@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use bip_episodes::{Action, ClassId};
 
 use super::Situation;
-use crate::belief::Belief;
+use crate::belief::{mix_hash, Belief};
 
 /// The situations of a step grouped by how the planner scores them.
 pub(super) struct Alike {
@@ -95,21 +95,10 @@ fn reads_alike(a: &Belief, b: &Belief) -> bool {
 }
 
 /// A hash of what the planner reads of a situation beyond the step: the goal where it
-/// matters, and the belief (its probabilities by their bits). A multiply-and-rotate mix
-/// (as rustc's own hash tables use): a step hashes every hypothesis's belief, and a
-/// collision costs only a comparison.
+/// matters, and the belief ([`Belief::reading`]).
 fn fingerprint(goal: Option<ClassId>, belief: &Belief) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);
     let goal = goal.map_or(u64::MAX, |g| g.index() as u64);
-    let known = belief
-        .known()
-        .iter()
-        .fold(mix(0, goal), |h, f| mix(h, f.index() as u64));
-    belief
-        .weights()
-        .iter()
-        .fold(mix(known, u64::MAX), |h, w| mix(h, w.to_bits()))
+    mix_hash(belief.reading(), goal)
 }
 
 #[cfg(test)]
