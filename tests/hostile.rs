@@ -478,7 +478,9 @@ fn merge(d: &TempDir, files: &[(&str, String)], says: &[&str]) {
 fn variance_merge_refuses_missing_shards_impossible_figures_and_unknown_themes() {
     let d = TempDir::new();
     let run = |k: usize, n: usize| {
-        format!(r#"{{"run": {{"shard": "{k}/{n}", "themes": ["apartment", "egypt"]}}}}"#)
+        format!(
+            r#"{{"run": {{"format": "bip-variance/1", "shard": "{k}/{n}", "plan": {{"themes": ["apartment", "egypt"]}}}}}}"#
+        )
     };
     let item = r#"{"theme": "apartment", "item": "e1/q1", "episode": "e1", "expected": "a", "answer": "a", "posterior": [0.9, 0.1], "margin": 0.8, "correct": true}"#;
     let one = format!("{}\n{item}\n", run(1, 2));

@@ -361,7 +361,11 @@ mod tests {
             belief.observe(e.world(), class, &seen_after(&e, actions));
             assert_eq!(belief.reading(), fresh(&belief), "after {actions:?}");
         }
-        assert_ne!(belief.reading(), before, "seeing changed what the planner reads");
+        assert_ne!(
+            belief.reading(),
+            before,
+            "seeing changed what the planner reads"
+        );
     }
 
     #[test]

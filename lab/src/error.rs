@@ -112,13 +112,15 @@ pub enum LabError {
         /// The text given.
         text: String,
     },
-    /// A line of a variance predictions file is not a record.
-    #[error("{file}:{line}: not a variance record")]
+    /// A line of a run's file (after its header) is not a record.
+    #[error("{file}:{line}: not a {format} record")]
     NotARecord {
         /// The file, as named by the caller.
         file: String,
         /// Its line (from 1).
         line: usize,
+        /// The run's format (`bip-variance/1`, `bip-study/1`).
+        format: &'static str,
         /// What the JSON reader said.
         #[source]
         source: serde_json::Error,
@@ -141,11 +143,13 @@ pub enum LabError {
         /// What is impossible.
         reason: String,
     },
-    /// A predictions file that does not begin with its run's header line.
-    #[error("{file}: no run line first (`{{\"run\": {{\"shard\": \"k/n\", \"themes\": [...]}}}}`, written by `bip variance --predictions`)")]
+    /// A run's file that does not begin with its header line.
+    #[error("{file}: no run line first (`{{\"run\": {{\"format\": \"{format}\", \"shard\": \"k/n\", \"plan\": ...}}}}`, as the run writes it)")]
     NoRunHeader {
         /// The file, as named by the caller.
         file: String,
+        /// The format the header should name.
+        format: &'static str,
     },
     /// A shard of another split or themes than the files before it.
     #[error("{file}: shard {shard} is not of the run of the files before it (another n or other themes)")]
@@ -192,23 +196,6 @@ pub enum LabError {
         item: String,
         /// The theme.
         theme: String,
-    },
-    /// A line of a study's results file is not a record.
-    #[error("{file}:{line}: not a study record")]
-    NotAStudyRecord {
-        /// The file, as named by the caller.
-        file: String,
-        /// Its line (from 1).
-        line: usize,
-        /// What the JSON reader said.
-        #[source]
-        source: serde_json::Error,
-    },
-    /// A results file that does not begin with its study's header line.
-    #[error("{file}: no study line first (`{{\"study\": {{\"format\": \"bip-study/1\", ...}}}}`, written by `bip study`)")]
-    NoStudyHeader {
-        /// The file, as named by the caller.
-        file: String,
     },
     /// A results file written for another plan than the one given.
     #[error("{file}: written for another plan ({field} differs); give the plan that wrote it, or another output folder")]

@@ -25,6 +25,7 @@ mod observer;
 pub mod plot;
 pub mod report;
 pub mod rng;
+pub mod run_file;
 pub mod stats;
 pub mod study;
 pub mod variance;

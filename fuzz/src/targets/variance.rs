@@ -19,7 +19,10 @@ pub(super) const TARGET: Target = Target {
     reproducers,
     dictionary: &[
         b"\"run\"",
+        b"\"format\"",
+        b"\"bip-variance/1\"",
         b"\"shard\"",
+        b"\"plan\"",
         b"\"themes\"",
         b"\"theme\"",
         b"\"apartment\"",
@@ -76,7 +79,7 @@ fn item(theme: &str, episode: &str, answer: &str, expected: &str) -> String {
 /// A shard file of a run over apartment and egypt.
 fn shard(k: usize, n: usize, items: &[(&str, &str, &str)]) -> String {
     let mut lines = vec![format!(
-        r#"{{"run": {{"shard": "{k}/{n}", "themes": ["apartment", "egypt"]}}}}"#
+        r#"{{"run": {{"format": "bip-variance/1", "shard": "{k}/{n}", "plan": {{"themes": ["apartment", "egypt"]}}}}}}"#
     )];
     for theme in ["apartment", "egypt"] {
         for (episode, answer, expected) in items {

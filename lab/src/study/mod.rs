@@ -17,7 +17,7 @@ mod subset;
 
 pub use layout::{StudyItem, StudyLayout, Unit};
 pub use pairs::{PolicyPair, ThemePairs};
-pub use record::{parse_results, StudyHeader, StudyInfo, StudyRecord, STUDY_FORMAT};
+pub use record::{parse_results, StudyHeader, StudyRecord, STUDY_FORMAT};
 pub use replicates::{MeanSd, ReplicateReport, ReplicateTheme};
 pub use report::{PolicyReport, StudyReport};
 pub use spread::range_ci95;

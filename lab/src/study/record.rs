@@ -1,12 +1,13 @@
-//! The lines of a study's results file: a header naming the run, then one record per
-//! scored question of one policy in one theme.
+//! The lines of a study's results file ([`crate::run_file`]): a header naming the run,
+//! then one record per scored question of one policy in one theme.
 
 use serde::{Deserialize, Serialize};
 
 use bip_episodes::Episode;
 
 use crate::error::in_episode;
-use crate::variance::{check_item, ItemRecord};
+use crate::run_file::{parse_run_file, RunFile, RunHeader};
+use crate::variance::ItemRecord;
 use crate::LabError;
 use bip_engine::Policy;
 use bip_engine::QuestionCost;
@@ -15,27 +16,11 @@ use bip_engine::{infer_episode, BatchOptions};
 /// The format named in every results file's header.
 pub const STUDY_FORMAT: &str = "bip-study/1";
 
-/// The first line of a results file: what run wrote it, so that a resumed run or a
-/// merge can refuse the records of another plan.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StudyHeader {
-    /// The run.
-    pub study: StudyInfo,
-}
-
-/// What one run of a study covers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StudyInfo {
-    /// [`STUDY_FORMAT`].
-    pub format: String,
-    /// `k/n` (`1/1` for a run over every item).
-    pub shard: String,
-    /// Everything of the plan that decides the records (questions, themes, subset,
-    /// policies with their flags), as the caller describes it.
-    pub plan: serde_json::Value,
-}
+/// The first line of a results file ([`STUDY_FORMAT`]): what run wrote it, so that a
+/// resumed run or a merge can refuse the records of another plan. Its plan is everything
+/// of the study's plan that decides the records (questions, themes, subset, policies
+/// with their flags), as the caller describes it.
+pub type StudyHeader = RunHeader<serde_json::Value>;
 
 /// A scored question of one policy in one theme: the variance record of the question,
 /// with the policy, the input line and what the answer cost.
@@ -99,48 +84,13 @@ impl StudyRecord {
 /// names it in errors.
 ///
 /// # Errors
-/// [`LabError::NoStudyHeader`] when the first line is not a header,
-/// [`LabError::NotAStudyRecord`] for a later line that is not a record, and
-/// [`LabError::InvalidRecord`] or [`LabError::NotAnOptionLetter`] for a record
-/// whose figures no run could have written.
+/// As [`parse_run_file`]: a missing header, a line that is not a record, a record whose
+/// figures no run could have written.
 pub fn parse_results(
     file: &str,
     text: &str,
-) -> Result<(StudyHeader, Vec<(usize, StudyRecord)>), LabError> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let no_header = || LabError::NoStudyHeader {
-        file: file.to_string(),
-    };
-    let (_, first) = lines.next().ok_or_else(no_header)?;
-    let header: StudyHeader = serde_json::from_str(first).map_err(|_| no_header())?;
-    let records = lines
-        .map(|(i, l)| {
-            let line = i + 1;
-            let record: StudyRecord =
-                serde_json::from_str(l).map_err(|source| LabError::NotAStudyRecord {
-                    file: file.to_string(),
-                    line,
-                    source,
-                })?;
-            check_item(&record.item).map_err(|reason| LabError::InvalidRecord {
-                file: file.to_string(),
-                line,
-                reason,
-            })?;
-            record
-                .item
-                .outcome()
-                .ok_or_else(|| LabError::NotAnOptionLetter {
-                    file: file.to_string(),
-                    line,
-                })?;
-            Ok((line, record))
-        })
-        .collect::<Result<_, LabError>>()?;
-    Ok((header, records))
+) -> Result<RunFile<serde_json::Value, StudyRecord>, LabError> {
+    parse_run_file(file, text, STUDY_FORMAT, |r: &StudyRecord| Some(&r.item))
 }
 
 #[cfg(test)]
@@ -166,15 +116,12 @@ mod tests {
 
     #[test]
     fn results_need_their_header_and_sound_records() {
-        let header = r#"{"study":{"format":"bip-study/1","shard":"1/1","plan":{}}}"#;
+        let header = r#"{"run":{"format":"bip-study/1","shard":"1/1","plan":{}}}"#;
         let record = r#"{"policy":"p","line":1,"theme":"apartment","item":"e/q","episode":"e","expected":"b","answer":"a","posterior":[0.6,0.4],"margin":0.2,"correct":false,"cost":{"seconds":0.0,"lm_tokens":0,"lm_tokens_unshared":0,"hypotheses":1}}"#;
         let (_, records) = parse_results("r", &format!("{header}\n\n{record}\n")).expect("parses");
         assert_eq!(records[0].0, 3);
         let bad = parse_results("r", record).unwrap_err();
-        assert!(
-            bad.to_string().starts_with("r: no study line first"),
-            "{bad}"
-        );
+        assert!(bad.to_string().starts_with("r: no run line first"), "{bad}");
         let wrong = record.replace("\"correct\":false", "\"correct\":true");
         let bad = parse_results("r", &format!("{header}\n{wrong}")).unwrap_err();
         assert!(
@@ -184,7 +131,7 @@ mod tests {
         let cut = &record[..40];
         let bad = parse_results("r", &format!("{header}\n{cut}")).unwrap_err();
         assert!(
-            bad.to_string().starts_with("r:2: not a study record"),
+            bad.to_string().starts_with("r:2: not a bip-study/1 record"),
             "{bad}"
         );
     }

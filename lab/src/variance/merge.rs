@@ -7,80 +7,28 @@ use crate::LabError;
 
 use bip_episodes::limits::quoted;
 
-use super::{ItemRecord, RunInfo, Shard, VarianceRecord, VarianceReport};
+use super::{Shard, VariancePlan, VarianceRecord, VarianceReport, VARIANCE_FORMAT};
+use crate::run_file::{parse_run_file, RunFile, RunHeader};
 
-/// The records of one predictions file (JSON Lines, blank lines skipped), each with its
-/// line (from 1). `file` names the file in errors.
+/// The header and records of one predictions file ([`VARIANCE_FORMAT`], JSON Lines,
+/// blank lines skipped), each record with its line (from 1). `file` names the file in
+/// errors.
 ///
 /// # Errors
-/// [`LabError::NotARecord`] for a line that is not a record,
-/// [`LabError::NotAnOptionLetter`] for a scored record whose letters are not options,
-/// and [`LabError::InvalidRecord`] for one whose figures are impossible (a
-/// probability outside [0, 1], a posterior that does not sum to 1, a `correct` that
-/// disagrees with its answer).
-pub fn parse_records(file: &str, text: &str) -> Result<Vec<(usize, VarianceRecord)>, LabError> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            let line = i + 1;
-            let record: VarianceRecord =
-                serde_json::from_str(l).map_err(|source| LabError::NotARecord {
-                    file: file.to_string(),
-                    line,
-                    source,
-                })?;
-            if let VarianceRecord::Item(r) = &record {
-                check_item(r).map_err(|reason| LabError::InvalidRecord {
-                    file: file.to_string(),
-                    line,
-                    reason,
-                })?;
-                r.outcome().ok_or_else(|| LabError::NotAnOptionLetter {
-                    file: file.to_string(),
-                    line,
-                })?;
-            }
-            Ok((line, record))
-        })
-        .collect()
-}
-
-/// Why a scored record's figures cannot be a run's, if they cannot.
-pub(crate) fn check_item(r: &ItemRecord) -> Result<(), String> {
-    let probability = |p: f64| (0.0..=1.0).contains(&p);
-    if let Some(p) = r.posterior.iter().find(|p| !probability(**p)) {
-        return Err(format!("posterior: {p} is not a probability"));
-    }
-    let total: f64 = r.posterior.iter().sum();
-    if r.posterior.len() < 2 || !((total - 1.0).abs() < 1e-6 || total == 0.0) {
-        return Err(format!(
-            "posterior: {} options summing to {total}, not two or more summing to 1",
-            r.posterior.len()
-        ));
-    }
-    if !probability(r.margin) {
-        return Err(format!(
-            "margin: {} is not a probability difference",
-            r.margin
-        ));
-    }
-    if let Some(outcome) = r.outcome() {
-        if outcome.correct(0.0) != r.correct {
-            return Err(format!(
-                "correct: {} disagrees with the answer and expected",
-                r.correct
-            ));
-        }
-    }
-    Ok(())
+/// As [`parse_run_file`]: a missing header, a line that is not a record, a scored record
+/// whose letters are not options or whose figures are impossible.
+pub fn parse_records(
+    file: &str,
+    text: &str,
+) -> Result<RunFile<VariancePlan, VarianceRecord>, LabError> {
+    parse_run_file(file, text, VARIANCE_FORMAT, VarianceRecord::scored)
 }
 
 /// The report over the records of shard files, given as `(name, text)`: themes in the
 /// order the runs compared them, [`bip_themes::BASELINE`] first. The bootstraps draw
 /// from `seed`, so the report equals that of one unsplit run with the same seed.
 ///
-/// Each file must begin with its run's header ([`RunRecord`](super::RunRecord)); the headers must be of one
+/// Each file must begin with its run's header ([`VarianceHeader`]); the headers must be of one
 /// split (`k/n` with the same n and themes) and cover every shard k = 1..n once, and
 /// every record must be of a theme its run compared.
 ///
@@ -101,12 +49,16 @@ pub fn merge_shards<'a>(
     let mut split: Option<(usize, Vec<String>)> = None;
     let mut shards: HashSet<usize> = HashSet::new();
     for (file, text) in files {
-        let parsed = parse_records(file, text)?;
-        let header = header(file, &parsed)?.clone();
-        let shard: Shard = header.shard.parse().map_err(|_| LabError::NoRunHeader {
+        let (RunHeader { run: header }, parsed) = parse_records(file, text)?;
+        let no_header = || LabError::NoRunHeader {
             file: file.to_string(),
-        })?;
-        let this = (shard.n(), header.themes.clone());
+            format: VARIANCE_FORMAT,
+        };
+        let shard: Shard = header.shard.parse().map_err(|_| no_header())?;
+        if header.plan.themes.is_empty() {
+            return Err(no_header());
+        }
+        let this = (shard.n(), header.plan.themes.clone());
         if split.get_or_insert_with(|| this.clone()) != &this {
             return Err(LabError::ShardMismatch {
                 file: file.to_string(),
@@ -119,9 +71,9 @@ pub fn merge_shards<'a>(
                 shard: header.shard.clone(),
             });
         }
-        for (line, record) in parsed.into_iter().skip(1) {
+        for (line, record) in parsed {
             let (theme, item) = (record.theme().to_string(), record.key());
-            if !header.themes.contains(&theme) {
+            if !header.plan.themes.contains(&theme) {
                 let file = file.to_string();
                 return Err(LabError::UnknownTheme {
                     file,
@@ -164,24 +116,14 @@ pub fn merge_shards<'a>(
     ))
 }
 
-/// The header of a file's records: its first record.
-fn header<'r>(file: &str, parsed: &'r [(usize, VarianceRecord)]) -> Result<&'r RunInfo, LabError> {
-    match parsed.first() {
-        Some((_, VarianceRecord::Run(r))) if !r.run.themes.is_empty() => Ok(&r.run),
-        _ => Err(LabError::NoRunHeader {
-            file: file.to_string(),
-        }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const ITEM: &str = r#"{"theme": "apartment", "item": "e1/q1", "episode": "e1", "expected": "a", "answer": "a", "posterior": [0.9, 0.1], "margin": 0.8, "correct": true}"#;
 
-    const RUN_1: &str = r#"{"run": {"shard": "1/2", "themes": ["apartment", "egypt"]}}"#;
-    const RUN_2: &str = r#"{"run": {"shard": "2/2", "themes": ["apartment", "egypt"]}}"#;
+    const RUN_1: &str = r#"{"run": {"format": "bip-variance/1", "shard": "1/2", "plan": {"themes": ["apartment", "egypt"]}}}"#;
+    const RUN_2: &str = r#"{"run": {"format": "bip-variance/1", "shard": "2/2", "plan": {"themes": ["apartment", "egypt"]}}}"#;
 
     #[test]
     fn shards_merge_and_a_repeat_is_refused() {
@@ -202,17 +144,21 @@ mod tests {
 
     #[test]
     fn bad_lines_are_named() {
-        let bad = parse_records("f", "\n{}").unwrap_err();
+        let bad = parse_records("f", &format!("{RUN_1}\n\n{{}}")).unwrap_err();
         assert!(
-            bad.to_string().starts_with("f:2: not a variance record"),
+            bad.to_string()
+                .starts_with("f:3: not a bip-variance/1 record"),
             "{bad}"
         );
         let letter = ITEM.replace(r#""answer": "a""#, r#""answer": "z""#);
-        let bad = parse_records("f", &letter).unwrap_err();
+        let bad = parse_records("f", &format!("{RUN_1}\n{letter}")).unwrap_err();
         assert_eq!(
             bad.to_string(),
-            "f:1: answer or expected is not an option letter"
+            "f:2: answer or expected is not an option letter"
         );
+        let study = RUN_1.replace("bip-variance/1", "bip-study/1");
+        let bad = parse_records("f", &format!("{study}\n{ITEM}")).unwrap_err();
+        assert!(bad.to_string().starts_with("f: no run line first"), "{bad}");
     }
 
     /// Every way a set of shard files can be wrong, each refused with its file named.

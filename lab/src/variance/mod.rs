@@ -15,21 +15,37 @@ use serde::{Deserialize, Serialize};
 use bip_episodes::{option_index, option_letter, Expected, Question, QuestionLabel};
 
 use crate::evaluation::{by_type, Evaluation, GroupAccuracy, Outcome};
+use crate::run_file::RunHeader;
 use crate::stats::{holm, mcnemar_exact, range_and_variance};
 use bip_engine::Answer;
 
 mod merge;
 mod run;
 
-pub(crate) use merge::check_item;
-
 pub use merge::{merge_shards, parse_records};
 pub use run::{
     compared_themes, read_item, run_themes, Item, ItemFormat, Shard, VarianceOptions, VarianceRun,
 };
 
-/// One line of a variance predictions file: the run's header (the first line), a scored
-/// question, or an input the variant could not read.
+/// The format named in the header of every variance predictions file.
+pub const VARIANCE_FORMAT: &str = "bip-variance/1";
+
+/// What decides a variance run's records beyond its input: the themes compared, the
+/// baseline first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariancePlan {
+    /// The themes compared, the baseline first.
+    pub themes: Vec<String>,
+}
+
+/// The first line of a variance predictions file ([`VARIANCE_FORMAT`]): which shard of
+/// the input the run covered and in which themes, so that [`merge_shards`] can tell a
+/// missing shard or a record of a theme the run did not compare.
+pub type VarianceHeader = RunHeader<VariancePlan>;
+
+/// One record of a variance predictions file (after its header): a scored question, or
+/// an input the variant could not read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum VarianceRecord {
@@ -37,49 +53,33 @@ pub enum VarianceRecord {
     Item(ItemRecord),
     /// An input that could not be read in this variant.
     Unreadable(UnreadableRecord),
-    /// What the run that wrote the file covered: its shard and themes.
-    Run(RunRecord),
 }
 
 impl VarianceRecord {
-    /// The variant (theme id) the record belongs to (empty for the header).
+    /// The variant (theme id) the record belongs to.
     pub fn theme(&self) -> &str {
         match self {
             Self::Item(r) => &r.theme,
             Self::Unreadable(r) => &r.theme,
-            Self::Run(_) => "",
         }
     }
 
     /// What the record is about, the same in every variant: the item
-    /// (`episode/question`), or `line N` for an unreadable input (`run` for the header).
+    /// (`episode/question`), or `line N` for an unreadable input.
     pub fn key(&self) -> String {
         match self {
             Self::Item(r) => r.item.clone(),
             Self::Unreadable(r) => format!("line {}", r.line),
-            Self::Run(_) => "run".to_string(),
         }
     }
-}
 
-/// The first line of a variance predictions file: which shard of the input the run
-/// covered and in which themes, so that [`merge_shards`] can tell a missing shard or a
-/// record of a theme the run did not compare.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunRecord {
-    /// The run.
-    pub run: RunInfo,
-}
-
-/// What one run covered.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunInfo {
-    /// `k/n` (`1/1` for a run over every item).
-    pub shard: String,
-    /// The themes compared, the baseline first.
-    pub themes: Vec<String>,
+    /// The scored question, for a scored record.
+    pub fn scored(&self) -> Option<&ItemRecord> {
+        match self {
+            Self::Item(r) => Some(r),
+            Self::Unreadable(_) => None,
+        }
+    }
 }
 
 /// A scored question of one variant.
@@ -354,7 +354,6 @@ impl VarianceReport {
                     }
                 }
                 VarianceRecord::Unreadable(_) => run.unreadable += 1,
-                VarianceRecord::Run(_) => {}
             }
         }
         Self::new(&runs, baseline, seed)

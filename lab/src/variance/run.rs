@@ -16,7 +16,10 @@ use crate::LabError;
 use bip_engine::Policy;
 use bip_engine::{infer_all, BatchOptions};
 
-use super::{ItemRecord, RunInfo, RunRecord, UnreadableRecord, VarianceRecord, VarianceReport};
+use super::{
+    ItemRecord, UnreadableRecord, VarianceHeader, VariancePlan, VarianceRecord, VarianceReport,
+    VARIANCE_FORMAT,
+};
 
 /// What the input items hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,15 +143,22 @@ pub struct VarianceRun {
     /// The report over `records`, the baseline theme first.
     pub report: VarianceReport,
     /// The shard and themes of the run: the first line of `--predictions`.
-    pub header: RunRecord,
+    pub header: VarianceHeader,
 }
 
 impl VarianceRun {
-    /// The lines of a predictions file, which [`merge_shards`](super::merge_shards)
-    /// reads: the header, then the records.
-    pub fn predictions(&self) -> impl Iterator<Item = VarianceRecord> + '_ {
-        std::iter::once(VarianceRecord::Run(self.header.clone()))
-            .chain(self.records.iter().cloned())
+    /// The text of a predictions file, which [`merge_shards`](super::merge_shards)
+    /// reads: the header, then the records, a JSON line each.
+    ///
+    /// # Errors
+    /// When a record cannot be written as JSON (a non-finite number).
+    pub fn predictions(&self) -> Result<String, serde_json::Error> {
+        let mut text = serde_json::to_string(&self.header)? + "\n";
+        for record in &self.records {
+            text += &serde_json::to_string(record)?;
+            text.push('\n');
+        }
+        Ok(text)
     }
 }
 
@@ -259,12 +269,11 @@ pub fn run_themes(
     }
     let order: Vec<String> = themes.iter().map(|t| t.id().to_string()).collect();
     let report = VarianceReport::from_records(&records, &order, bip_themes::BASELINE, options.seed);
-    let header = RunRecord {
-        run: RunInfo {
-            shard: options.shard.unwrap_or(Shard { k: 1, n: 1 }).to_string(),
-            themes: order,
-        },
-    };
+    let header = VarianceHeader::new(
+        VARIANCE_FORMAT,
+        options.shard.unwrap_or(Shard { k: 1, n: 1 }).to_string(),
+        VariancePlan { themes: order },
+    );
     Ok(VarianceRun {
         items: items.len(),
         records,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use bip::io::{read_input, AppendLog};
-use bip::lab::study::{parse_results, StudyHeader, StudyInfo, StudyRecord, STUDY_FORMAT};
+use bip::lab::study::{parse_results, StudyHeader, StudyRecord, STUDY_FORMAT};
 use bip::lab::variance::Shard;
 use bip::lab::LabError;
 
@@ -30,13 +30,11 @@ pub fn open_own(
 ) -> anyhow::Result<AppendLog> {
     let (log, text) = AppendLog::open(&results_path(out, shard))?;
     if text.trim().is_empty() {
-        let header = StudyHeader {
-            study: StudyInfo {
-                format: STUDY_FORMAT.into(),
-                shard: shard.map_or("1/1".to_string(), |s| s.to_string()),
-                plan: plan.clone(),
-            },
-        };
+        let header = StudyHeader::new(
+            STUDY_FORMAT,
+            shard.map_or("1/1".to_string(), |s| s.to_string()),
+            plan.clone(),
+        );
         log.append(&(serde_json::to_string(&header)? + "\n"))?;
     }
     Ok(log)
@@ -91,10 +89,7 @@ fn parse_lines(
 ) -> anyhow::Result<Vec<(usize, StudyRecord)>> {
     let file = path.display().to_string();
     let (header, records) = parse_results(&file, text)?;
-    if header.study.format != STUDY_FORMAT {
-        return Err(LabError::NoStudyHeader { file }.into());
-    }
-    if let Some(field) = first_difference(&header.study.plan, plan) {
+    if let Some(field) = first_difference(&header.run.plan, plan) {
         return Err(LabError::OtherPlan { file, field }.into());
     }
     Ok(records)

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
-use bip::io::{file_stem, read_input, to_jsonl};
+use bip::io::{file_stem, read_input};
 use bip::lab::variance::{compared_themes, merge_shards, run_themes, Item, Shard, VarianceOptions};
 
 use crate::cli::input::InputFormat;
@@ -132,7 +132,7 @@ fn compare(args: &RunArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<
     let progress = Progress::new("inferring").reading(input);
     let run = run_themes(&items, &themes, policy.as_ref(), &options, &progress)?;
     if let Some(slot) = predictions {
-        outputs.0.put(slot, to_jsonl(run.predictions())?);
+        outputs.0.put(slot, run.predictions()?);
     }
     report(&run.report, &args.output, outputs, out)?;
     note!(
