@@ -28,7 +28,7 @@ pub fn parse_records(
 /// order the runs compared them, [`bip_themes::BASELINE`] first. The bootstraps draw
 /// from `seed`, so the report equals that of one unsplit run with the same seed.
 ///
-/// Each file must begin with its run's header ([`VarianceHeader`]); the headers must be of one
+/// Each file must begin with its run's header ([`VarianceHeader`](super::VarianceHeader)); the headers must be of one
 /// split (`k/n` with the same n and themes) and cover every shard k = 1..n once, and
 /// every record must be of a theme its run compared.
 ///
