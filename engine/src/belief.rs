@@ -85,12 +85,14 @@ impl Belief {
     /// If the observation is of another world than `world`, or of more places than the
     /// belief is over.
     pub fn observe(&mut self, world: &World, class: ClassId, observation: &Observation) {
+        self.see(&in_view(world, class, observation));
+    }
+
+    /// [`observe`](Self::observe), with what is in view worked out for the class once
+    /// ([`in_view`]) and shared by every belief about it.
+    fn see(&mut self, in_view: &[(FurnitureId, bool)]) {
         let (mut changed, mut known_changed) = (false, false);
-        for &place in &observation.visible {
-            let present = observation
-                .seen
-                .iter()
-                .any(|&(o, at)| at == place && world.object(o).class == class);
+        for &(place, present) in in_view {
             let known_at = self.known.binary_search(&place);
             match (present, known_at) {
                 (true, Err(slot)) => self.known.insert(slot, place),
@@ -128,7 +130,13 @@ impl Belief {
         seen: &Observation,
         walked: Option<Place>,
     ) {
-        self.observe(world, class, seen);
+        self.arrive_seeing(&in_view(world, class, seen), walked);
+    }
+
+    /// [`arrive`](Self::arrive), with what is in view worked out for the class
+    /// ([`in_view`]).
+    pub(crate) fn arrive_seeing(&mut self, in_view: &[(FurnitureId, bool)], walked: Option<Place>) {
+        self.see(in_view);
         if let Some(to) = walked {
             self.walked_to(to);
         }
@@ -250,6 +258,25 @@ impl Belief {
             .position(|&w| w > 0.5)
             .map(FurnitureId::new)
     }
+}
+
+/// Each place in view of `observation`, with whether an object of `class` is there.
+pub(crate) fn in_view(
+    world: &World,
+    class: ClassId,
+    observation: &Observation,
+) -> Vec<(FurnitureId, bool)> {
+    observation
+        .visible
+        .iter()
+        .map(|&place| {
+            let present = observation
+                .seen
+                .iter()
+                .any(|&(o, at)| at == place && world.object(o).class == class);
+            (place, present)
+        })
+        .collect()
 }
 
 /// One word mixed into a hash: multiply-and-rotate, as rustc's own hash tables do. Fast

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use bip_episodes::{Action, ClassId, Episode, Observation, Place, State, World};
 
-use crate::belief::Belief;
+use crate::belief::{in_view, Belief};
 use crate::error::EngineError;
 use crate::hypothesis::{belief_hypotheses, BeliefHypothesis, Hypothesis, HypothesisConfig};
 use crate::policy::{Policy, Situation};
@@ -388,8 +388,9 @@ impl Core {
             .par_iter_mut()
             .enumerate()
             .for_each(|(class, beliefs)| {
+                let view = in_view(world, ClassId::new(class), seen);
                 for belief in beliefs {
-                    belief.arrive(world, ClassId::new(class), seen, walked);
+                    belief.arrive_seeing(&view, walked);
                 }
             });
     }
