@@ -50,35 +50,33 @@ impl Alike {
         let goal_part = |s: &Situation<'_>| matters.binary_search(&s.goal).ok().map(|_| s.goal);
         // Each fingerprint's first representative, and after each representative the next
         // of its fingerprint: the buckets as chains, without a vector for every bucket.
-        let mut first: HashMap<u64, usize> = HashMap::with_capacity(situations.len());
+        let mut heads: HashMap<u64, usize> = HashMap::with_capacity(situations.len());
         let mut next: Vec<Option<usize>> = vec![None; situations.len()];
         let mut scored_as = Vec::with_capacity(situations.len());
         let mut representatives = Vec::new();
         for (i, s) in situations.iter().enumerate() {
             let goal = goal_part(s);
             let key = fingerprint(goal, s.belief);
-            let (mut candidate, mut last) = (first.get(&key).copied(), None);
-            let same = loop {
-                let Some(r) = candidate else { break None };
+            let (mut candidate, mut last) = (heads.get(&key).copied(), None);
+            while let Some(r) = candidate {
                 if goal_part(&situations[r]) == goal && reads_alike(situations[r].belief, s.belief)
                 {
-                    break Some(r);
+                    break;
                 }
                 (candidate, last) = (next[r], Some(r));
-            };
-            match (same, last) {
-                (Some(r), _) => scored_as.push(r),
-                (None, chain_end) => {
-                    match chain_end {
-                        Some(l) => next[l] = Some(i),
-                        None => {
-                            first.insert(key, i);
-                        }
-                    }
-                    representatives.push(i);
-                    scored_as.push(i);
+            }
+            if let Some(r) = candidate {
+                scored_as.push(r);
+                continue;
+            }
+            match last {
+                Some(l) => next[l] = Some(i),
+                None => {
+                    heads.insert(key, i);
                 }
             }
+            representatives.push(i);
+            scored_as.push(i);
         }
         Self {
             scored_as,
