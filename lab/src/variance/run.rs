@@ -146,22 +146,6 @@ pub struct VarianceRun {
     pub header: VarianceHeader,
 }
 
-impl VarianceRun {
-    /// The text of a predictions file, which [`merge_shards`](super::merge_shards)
-    /// reads: the header, then the records, a JSON line each.
-    ///
-    /// # Errors
-    /// When a record cannot be written as JSON (a non-finite number).
-    pub fn predictions(&self) -> Result<String, serde_json::Error> {
-        let mut text = serde_json::to_string(&self.header)? + "\n";
-        for record in &self.records {
-            text += &serde_json::to_string(record)?;
-            text.push('\n');
-        }
-        Ok(text)
-    }
-}
-
 /// The themes to compare: [`bip_themes::BASELINE`] first, then the themes `names`
 /// (`None`: every built-in theme, then every theme of `extra`), each once.
 ///

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
-use bip::io::{file_stem, read_input};
+use bip::io::{file_stem, read_input, to_jsonl};
 use bip::lab::variance::{compared_themes, merge_shards, run_themes, Item, Shard, VarianceOptions};
 
 use crate::cli::input::InputFormat;
@@ -132,7 +132,9 @@ fn compare(args: &RunArgs, limits: &Limits, out: &mut Output) -> anyhow::Result<
     let progress = Progress::new("inferring").reading(input);
     let run = run_themes(&items, &themes, policy.as_ref(), &options, &progress)?;
     if let Some(slot) = predictions {
-        outputs.0.put(slot, run.predictions()?);
+        // The run line, then the records: the file `bip variance merge` reads.
+        let text = to_jsonl([&run.header])? + &to_jsonl(&run.records)?;
+        outputs.0.put(slot, text);
     }
     report(&run.report, &args.output, outputs, out)?;
     note!(
