@@ -176,4 +176,39 @@ fn virtualhome(path: &str) {
         sink += read(&live.posterior());
     });
     println!("online: ({sink} values read)");
+    tour(&episode);
+}
+
+/// Pieces of furniture walked to by [`tour`].
+const TOUR: usize = 24;
+
+/// Times a [`LiveSession`] reading its search sets off its pushes (the default) while the
+/// agent walks to [`TOUR`] pieces of furniture in turn: each walk brings new search sets,
+/// whose hypotheses are scored over every step before it.
+fn tour(episode: &Episode) {
+    let mut live = LiveSession::new(
+        Arc::new(episode.clone()),
+        Arc::new(PlannerPolicy::default()),
+        LiveOptions::default(),
+    )
+    .expect("session");
+    let walks: Vec<Action> = episode
+        .world()
+        .furniture_ids()
+        .take(TOUR)
+        .map(|f| Action::WalkTo(Place::Furniture(f)))
+        .collect();
+    let (start, cpu_start) = (Instant::now(), cpu_seconds());
+    live.push_all(&walks).expect("possible");
+    let cpu = cpu_seconds()
+        .zip(cpu_start)
+        .map_or(f64::NAN, |(end, begin)| end - begin);
+    println!(
+        "online: LiveSession furniture tour: {} walks, {} new spaces, {} hypotheses at the \
+         end: {:.2} s ({cpu:.2} s CPU)",
+        walks.len(),
+        live.rebuilds(),
+        live.hypothesis_count(),
+        start.elapsed().as_secs_f64(),
+    );
 }

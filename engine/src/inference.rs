@@ -8,6 +8,7 @@ use bip_episodes::{Action, ClassId, Episode, Observation, Place, State, World};
 use crate::belief::{in_view, Belief};
 use crate::error::EngineError;
 use crate::hypothesis::{belief_hypotheses, BeliefHypothesis, Hypothesis, HypothesisConfig};
+use crate::logprob::log_sum_exp;
 use crate::policy::{Policy, Situation};
 use crate::posterior::Posterior;
 use crate::prior::{belief_log_priors, goal_log_priors};
@@ -69,6 +70,11 @@ pub(crate) struct Core {
     seen: Sightings,
     /// [`HypothesisConfig::beliefs_grow`].
     beliefs_grow: bool,
+    /// `history[step][h]`: the log-likelihood of each step's action under hypothesis `h`,
+    /// kept only by sessions whose hypothesis space may change
+    /// ([`Core::keep_history`]), so that the hypotheses a new space shares with the old one
+    /// keep their scores.
+    pub(crate) history: Option<Vec<Vec<f64>>>,
 }
 
 impl<'a> Inference<'a> {
@@ -263,6 +269,7 @@ impl Core {
             log_weights,
             seen: Sightings::default(),
             beliefs_grow: config.beliefs_grow,
+            history: None,
         };
         let first = core.state.observe(world);
         core.observe(world, &first);
@@ -291,8 +298,18 @@ impl Core {
         for (w, l) in self.log_weights.iter_mut().zip(&log_likelihoods) {
             *w += l;
         }
+        if let Some(history) = &mut self.history {
+            history.push(log_likelihoods);
+        }
         self.advance(world, action);
         Ok(())
+    }
+
+    /// Keeps every step's log-likelihoods from now on ([`Core::history`]); a new session
+    /// only, which has taken no step.
+    pub(crate) fn keep_history(&mut self) {
+        debug_assert_eq!(self.steps, 0, "a history starts at the start");
+        self.history = Some(Vec::new());
     }
 
     /// Applies `action`, which [`Core::check`] passed, and updates every belief with what
@@ -397,27 +414,26 @@ impl Core {
 
     /// [`Inference::retain`].
     pub(crate) fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
-        let kept: Vec<(Hypothesis, f64)> = self
-            .hypotheses
-            .iter()
-            .zip(&self.log_weights)
-            .enumerate()
-            .filter(|&(index, _)| keep(index))
-            .map(|(_, (&h, &w))| (h, w))
-            .collect();
-        (self.hypotheses, self.log_weights) = kept.into_iter().unzip();
+        let kept: Vec<usize> = (0..self.hypotheses.len()).filter(|&i| keep(i)).collect();
+        let select = |values: &[f64]| kept.iter().map(|&i| values[i]).collect();
+        self.hypotheses = kept.iter().map(|&i| self.hypotheses[i]).collect();
+        self.log_weights = select(&self.log_weights);
+        for step in self.history.iter_mut().flatten() {
+            *step = select(step);
+        }
     }
 
     /// [`Inference::posterior`] in `world`.
     pub(crate) fn posterior<'w>(&'w self, world: &'w World) -> Posterior<'w> {
-        Posterior::new(
+        Posterior {
             world,
-            &self.belief_hypotheses,
-            &self.belief_log_priors,
-            &self.beliefs,
-            &self.hypotheses,
-            &self.log_weights,
-        )
+            belief_hypotheses: &self.belief_hypotheses,
+            belief_log_priors: &self.belief_log_priors,
+            beliefs: &self.beliefs,
+            hypotheses: &self.hypotheses,
+            log_weights: &self.log_weights,
+            log_total: log_sum_exp(&self.log_weights),
+        }
     }
 }
 

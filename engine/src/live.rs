@@ -2,9 +2,10 @@
 //! them for the session's lifetime (a simulator's loop, another language's bindings),
 //! and whose hypothesis space follows the actions as batch inference's does.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use bip_episodes::{Action, Episode, FurnitureId, Observation, Place, Question, State};
+use bip_episodes::{Action, ClassId, Episode, FurnitureId, Observation, Place, Question, State};
 
 use crate::answer::{answer, Answer};
 use crate::batch::{proposal, Pruning};
@@ -23,9 +24,10 @@ pub enum SearchSets {
     /// before a question ([`hypotheses_at`](crate::hypotheses_at)): after every push, the
     /// posterior is the one [`infer_episode`](crate::infer_episode) answers a question
     /// asked at that moment from. The sets change when a push walks to furniture not
-    /// walked to before; the session is then rebuilt and everything pushed and observed
-    /// replayed, a cost that grows with the steps taken, paid at most once per piece of
-    /// furniture.
+    /// walked to before; the hypotheses the new sets bring are then scored over every
+    /// step so far (the others keep their scores), a cost that grows with the steps
+    /// taken, paid at most once per piece of furniture. To that end the session keeps
+    /// every step's score of every hypothesis: 8 bytes per hypothesis per step.
     #[default]
     Pushed,
     /// Read off the episode's own actions, once: the space of the batch trace (`bip infer
@@ -65,11 +67,13 @@ pub struct LiveOptions {
     /// Score only the hypotheses a planner proposes for the options of the episode's
     /// questions ([`Pruning`]): proposed after the actions pushed so far, or with
     /// [`SearchSets::Episode`] after the episode's own actions, as the batch trace does.
-    /// When the proposal changes, the session is rebuilt and replayed.
+    /// When the proposal changes, the hypotheses it brings are scored over every step
+    /// so far, as new search sets' are.
     pub pruning: Option<Pruning>,
 }
 
-/// What happened to the agent, in order: replayed when the session is rebuilt.
+/// What happened to the agent, in order: replayed to score the hypotheses a new space
+/// brings.
 #[derive(Debug, Clone)]
 enum Event {
     Push(Action),
@@ -82,13 +86,6 @@ enum Event {
 struct Space {
     config: HypothesisConfig,
     keep: Option<Vec<bool>>,
-}
-
-/// The planner session that proposes the hypotheses to keep, over the full space.
-#[derive(Debug, Clone)]
-struct Proposer {
-    config: HypothesisConfig,
-    core: Core,
 }
 
 /// An online inference session that owns its episode and policy: push actions one at a
@@ -130,7 +127,8 @@ pub struct LiveSession {
     actions: Vec<Action>,
     space: Space,
     core: Core,
-    proposer: Option<Proposer>,
+    /// The planner session that proposes the hypotheses to keep, over the full space.
+    proposer: Option<Core>,
     rebuilds: usize,
 }
 
@@ -163,26 +161,25 @@ impl LiveSession {
         let proposer = match options.pruning {
             Some(pruning) => {
                 let planner = PlannerPolicy::new(pruning.proposal_beta)?;
-                let mut core = new_core(&episode, &config)?;
+                let pushed = options.search_sets == SearchSets::Pushed;
+                let mut core = start(&episode, &config, None, pushed)?;
                 if options.search_sets == SearchSets::Episode {
                     for action in episode.actions() {
                         core.push(episode.world(), &planner, action)?;
                     }
                 }
-                Some(Proposer {
-                    config: config.clone(),
-                    core,
-                })
+                Some(core)
             }
             None => None,
         };
         let keep = proposer
             .as_ref()
-            .map(|p| keep_for(&episode, &p.core, options.pruning));
-        let space = Space { config, keep };
-        let core = build(&episode, policy.as_ref(), &space, &[])?;
+            .map(|core| keep_for(&episode, core, options.pruning));
         // With the episode's actions, the proposal is made once, as the trace makes it.
         let proposer = proposer.filter(|_| options.search_sets != SearchSets::Episode);
+        let changes = options.search_sets == SearchSets::Pushed || proposer.is_some();
+        let core = start(&episode, &config, keep.as_deref(), changes)?;
+        let space = Space { config, keep };
         Ok(Self {
             episode,
             policy,
@@ -198,43 +195,41 @@ impl LiveSession {
 
     /// Scores `action` under every hypothesis, applies it and updates every belief with
     /// what the agent then sees; when the hypothesis space changes with it (new search
-    /// sets, a new proposal), rebuilds the session over the new space and replays
-    /// everything first.
+    /// sets, a new proposal), first moves the session to the new space, scoring the
+    /// hypotheses it brings over every step so far.
     ///
     /// # Errors
     /// As [`Inference::push`](crate::Inference::push); the session is then unchanged.
     pub fn push(&mut self, action: &Action) -> Result<(), EngineError> {
         self.core.check(self.episode.world(), action)?;
+        self.advance(action)?;
         self.actions.push(*action);
         self.events.push(Event::Push(*action));
-        let pushed = self.advance(action);
-        if pushed.is_err() {
-            self.actions.pop();
-            self.events.pop();
-        }
-        pushed
+        Ok(())
     }
 
-    /// [`push`](Self::push) once `action` is recorded as pushed.
+    /// [`push`](Self::push) before `action` is recorded as pushed.
     fn advance(&mut self, action: &Action) -> Result<(), EngineError> {
         let config = self.new_config(action);
         let proposer = match &self.proposer {
-            Some(p) => Some(self.propose(p, config.as_ref(), action)?),
+            Some(core) => Some(self.propose(core, config.as_ref(), action)?),
             None => None,
         };
         let keep = proposer
             .as_ref()
-            .map(|p| keep_for(&self.episode, &p.core, self.options.pruning))
+            .map(|core| keep_for(&self.episode, core, self.options.pruning))
             .filter(|keep| self.space.keep.as_ref() != Some(keep));
+        let (world, policy) = (self.episode.world(), self.policy.as_ref());
         if config.is_none() && keep.is_none() {
-            self.core
-                .push(self.episode.world(), self.policy.as_ref(), action)?;
+            self.core.push(world, policy, action)?;
         } else {
             let space = Space {
                 config: config.unwrap_or_else(|| self.space.config.clone()),
                 keep: keep.or_else(|| self.space.keep.clone()),
             };
-            self.core = build(&self.episode, self.policy.as_ref(), &space, &self.events)?;
+            let mut core = rebuild(&self.episode, policy, &space, &self.events, &self.core)?;
+            core.push(world, policy, action)?;
+            self.core = core;
             self.space = space;
             self.rebuilds += 1;
         }
@@ -242,17 +237,15 @@ impl LiveSession {
         Ok(())
     }
 
-    /// The hypothesis settings after `action` (the last action pushed), when they differ
+    /// The hypothesis settings after `action` (the action being pushed), when they differ
     /// from the current ones: with [`SearchSets::Pushed`], after a first walk to a piece
     /// of furniture.
     fn new_config(&self, action: &Action) -> Option<HypothesisConfig> {
-        let Action::WalkTo(Place::Furniture(place)) = action else {
-            return None;
-        };
-        let (before, _) = self.actions.split_at(self.actions.len().saturating_sub(1));
         let new = self.options.search_sets == SearchSets::Pushed
-            && !before.contains(&Action::WalkTo(Place::Furniture(*place)));
-        new.then(|| config_for(&self.episode, &self.options, &self.actions))
+            && matches!(action, Action::WalkTo(Place::Furniture(_)))
+            && !self.actions.contains(action);
+        let actions = || [self.actions.as_slice(), &[*action]].concat();
+        new.then(|| config_for(&self.episode, &self.options, &actions()))
     }
 
     /// [`push`](Self::push)es every action of `actions` in turn.
@@ -273,7 +266,7 @@ impl LiveSession {
         let world = self.episode.world();
         self.core.observe(world, observation);
         if let Some(proposer) = &mut self.proposer {
-            proposer.core.observe(world, observation);
+            proposer.observe(world, observation);
         }
         self.events.push(Event::Observe(observation.clone()));
     }
@@ -332,36 +325,34 @@ impl LiveSession {
             .collect()
     }
 
-    /// How many times a change of the hypothesis space rebuilt the session.
+    /// How many times the hypothesis space changed (and the hypotheses it brought were
+    /// scored over the steps before).
     pub fn rebuilds(&self) -> usize {
         self.rebuilds
     }
 
-    /// The proposer after `action` (the last event): pushed on, or rebuilt over `config`
-    /// and replayed when the settings changed.
+    /// The proposer after `action`: pushed on, over the space of `config` when the
+    /// settings changed.
     fn propose(
         &self,
-        proposer: &Proposer,
+        proposer: &Core,
         config: Option<&HypothesisConfig>,
         action: &Action,
-    ) -> Result<Proposer, EngineError> {
+    ) -> Result<Core, EngineError> {
         let beta = self.options.pruning.map_or(1.0, |p| p.proposal_beta);
         let planner = PlannerPolicy::new(beta)?;
-        let world = self.episode.world();
-        let Some(config) = config else {
-            let mut core = proposer.core.clone();
-            core.push(world, &planner, action)?;
-            return Ok(Proposer {
-                config: proposer.config.clone(),
-                core,
-            });
+        let mut core = match config {
+            Some(config) => {
+                let space = Space {
+                    config: config.clone(),
+                    keep: None,
+                };
+                rebuild(&self.episode, &planner, &space, &self.events, proposer)?
+            }
+            None => proposer.clone(),
         };
-        let mut core = new_core(&self.episode, config)?;
-        replay(&mut core, world, &planner, &self.events)?;
-        Ok(Proposer {
-            config: config.clone(),
-            core,
-        })
+        core.push(self.episode.world(), &planner, action)?;
+        Ok(core)
     }
 }
 
@@ -379,28 +370,76 @@ fn config_for(episode: &Episode, options: &LiveOptions, actions: &[Action]) -> H
     config
 }
 
-/// A new session's data at the start of `episode`, over its goal candidates.
-fn new_core(episode: &Episode, config: &HypothesisConfig) -> Result<Core, EngineError> {
-    Core::new(
-        episode.world(),
-        episode.initial_state(),
-        &episode.goal_candidates(),
-        config,
-    )
+/// A session at the start of `episode`, over its goal candidates and the space of
+/// `config`, keeping the hypotheses `keep` marks, and its history
+/// ([`Core::keep_history`]) when its space may change.
+fn start(
+    episode: &Episode,
+    config: &HypothesisConfig,
+    keep: Option<&[bool]>,
+    history: bool,
+) -> Result<Core, EngineError> {
+    let (world, goals) = (episode.world(), episode.goal_candidates());
+    let mut core = Core::new(world, episode.initial_state(), &goals, config)?;
+    if history {
+        core.keep_history();
+    }
+    if let Some(keep) = keep {
+        core.retain(|i| keep[i]);
+    }
+    Ok(core)
 }
 
-/// A session over `space` with `events` replayed.
-fn build(
+/// The session over `space` after `events`, made from `old`, a session over another space
+/// after the same events that kept its history. The hypotheses both spaces hold keep
+/// their scores; only the others are scored, over every step so far (their beliefs
+/// replayed). Each weight is then its prior plus every step's log-likelihood, added in
+/// the order a session pushed from the start adds them: the same bits.
+fn rebuild(
     episode: &Episode,
     policy: &dyn Policy,
     space: &Space,
     events: &[Event],
+    old: &Core,
 ) -> Result<Core, EngineError> {
-    let mut core = new_core(episode, &space.config)?;
-    if let Some(keep) = &space.keep {
-        core.retain(|i| keep[i]);
-    }
+    let mut core = start(episode, &space.config, space.keep.as_deref(), true)?;
+    let known: HashMap<(ClassId, &InitialBelief), usize> = old
+        .hypotheses
+        .iter()
+        .enumerate()
+        .map(|(i, h)| ((h.goal, &old.belief_hypotheses[h.belief].initial), i))
+        .collect();
+    let shared: Vec<Option<usize>> = core
+        .hypotheses
+        .iter()
+        .map(|h| {
+            let initial = &core.belief_hypotheses[h.belief].initial;
+            known.get(&(h.goal, initial)).copied()
+        })
+        .collect();
+    let (hypotheses, priors) = (core.hypotheses.clone(), core.log_weights.clone());
+    core.retain(|i| shared[i].is_none());
     replay(&mut core, episode.world(), policy, events)?;
+    let scored = core.history.take().unwrap_or_default();
+    let kept = old.history.as_deref().unwrap_or_default();
+    let mut new = 0..;
+    let columns: Vec<(&[Vec<f64>], usize)> = shared
+        .iter()
+        .map(|old_index| match *old_index {
+            Some(i) => (kept, i),
+            None => (scored.as_slice(), new.next().unwrap_or_default()),
+        })
+        .collect();
+    let history: Vec<Vec<f64>> = (0..scored.len())
+        .map(|step| columns.iter().map(|&(from, i)| from[step][i]).collect())
+        .collect();
+    core.log_weights = priors
+        .iter()
+        .enumerate()
+        .map(|(i, &prior)| history.iter().fold(prior, |w, step| w + step[i]))
+        .collect();
+    core.hypotheses = hypotheses;
+    core.history = Some(history);
     Ok(core)
 }
 

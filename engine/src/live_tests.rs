@@ -145,6 +145,71 @@ fn the_space_is_rebuilt_only_when_the_agent_walks_to_new_furniture() {
     assert!(fixed.search_sets().is_empty());
 }
 
+/// The planner, counting the situations it is asked to score.
+#[derive(Default)]
+struct Counting {
+    planner: PlannerPolicy,
+    scored: std::sync::atomic::AtomicUsize,
+}
+
+impl Counting {
+    fn scored(&self) -> usize {
+        self.scored.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Policy for Counting {
+    fn name(&self) -> &str {
+        "counting planner"
+    }
+
+    fn log_prob(&self, situation: &crate::Situation<'_>, action: &Action) -> f64 {
+        self.scored
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.planner.log_prob(situation, action)
+    }
+}
+
+#[test]
+fn a_new_space_scores_only_its_new_hypotheses_over_the_past() {
+    let episode = examples()
+        .into_iter()
+        .find(|e| e.id() == "kitchen-search")
+        .expect("kitchen-search example");
+    let counting = Arc::new(Counting::default());
+    let policy: Arc<dyn Policy> = Arc::clone(&counting) as Arc<dyn Policy>;
+    let mut live = LiveSession::new(Arc::new(episode.clone()), policy, LiveOptions::default())
+        .expect("session");
+    let goals = episode.goal_candidates().len();
+    let mut saved = 0;
+    for action in episode.actions() {
+        let (scored, hypotheses, rebuilds) =
+            (counting.scored(), live.hypothesis_count(), live.rebuilds());
+        let sets: Vec<Vec<FurnitureId>> = live.search_sets().iter().map(|s| s.to_vec()).collect();
+        live.push(action).expect("possible");
+        let now = live.hypothesis_count();
+        let cost = counting.scored() - scored;
+        if live.rebuilds() == rebuilds {
+            assert_eq!(cost, hypotheses, "one score per hypothesis");
+            continue;
+        }
+        let new_sets = live
+            .search_sets()
+            .iter()
+            .filter(|s| !sets.contains(&s.to_vec()))
+            .count();
+        let past = live.steps() - 1;
+        // Every hypothesis of the new space scored once for this step, and the new
+        // ones for every step before it.
+        assert_eq!(cost, now + goals * new_sets * past, "{action:?}");
+        saved += now * live.steps() - cost;
+    }
+    assert!(
+        live.rebuilds() > 1 && saved > 0,
+        "replaying would score {saved} more"
+    );
+}
+
 #[test]
 fn an_impossible_push_changes_nothing() {
     let episode = examples().remove(0);

@@ -7,15 +7,17 @@ use crate::hypothesis::{BeliefHypothesis, Hypothesis, InitialBelief};
 use crate::logprob::{log_sum_exp, normalize};
 
 /// A snapshot of an [`Inference`](crate::Inference) session's posterior.
+// Made by the session it snapshots (`Core::posterior`), which lends it these.
 pub struct Posterior<'a> {
-    world: &'a World,
-    belief_hypotheses: &'a [BeliefHypothesis],
+    pub(crate) world: &'a World,
+    pub(crate) belief_hypotheses: &'a [BeliefHypothesis],
     /// `[class][h]`: the prior of starting belief `h` about `class`.
-    belief_log_priors: &'a [Vec<f64>],
-    beliefs: &'a [Vec<Belief>],
-    hypotheses: &'a [Hypothesis],
-    log_weights: &'a [f64],
-    log_total: f64,
+    pub(crate) belief_log_priors: &'a [Vec<f64>],
+    pub(crate) beliefs: &'a [Vec<Belief>],
+    pub(crate) hypotheses: &'a [Hypothesis],
+    pub(crate) log_weights: &'a [f64],
+    /// The log of the weights' sum.
+    pub(crate) log_total: f64,
 }
 
 /// One joint hypothesis with its posterior probability, for traces.
@@ -32,25 +34,6 @@ pub struct RankedHypothesis {
 }
 
 impl<'a> Posterior<'a> {
-    pub(crate) fn new(
-        world: &'a World,
-        belief_hypotheses: &'a [BeliefHypothesis],
-        belief_log_priors: &'a [Vec<f64>],
-        beliefs: &'a [Vec<Belief>],
-        hypotheses: &'a [Hypothesis],
-        log_weights: &'a [f64],
-    ) -> Self {
-        Self {
-            world,
-            belief_hypotheses,
-            belief_log_priors,
-            beliefs,
-            hypotheses,
-            log_weights,
-            log_total: log_sum_exp(log_weights),
-        }
-    }
-
     /// Posterior probability of each candidate goal, in the order the goals were given.
     pub fn goals(&self) -> Vec<(ClassId, f64)> {
         let mut goals: Vec<(ClassId, Vec<f64>)> = Vec::new();

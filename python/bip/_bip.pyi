@@ -251,7 +251,7 @@ class Session:
         """The "thinks it is in one of S" beliefs of the hypothesis space now."""
     @property
     def rebuilds(self) -> int:
-        """How many times a change of the hypothesis space rebuilt the session."""
+        """How many times the hypothesis space changed (its new hypotheses scored over the steps before)."""
     @property
     def policy(self) -> str: ...
     @property

@@ -250,7 +250,7 @@ impl Session {
             .collect()
     }
 
-    /// How many times a change of the hypothesis space rebuilt the session.
+    /// How many times the hypothesis space changed (its new hypotheses scored over the steps before).
     #[getter]
     fn rebuilds(&self) -> usize {
         self.inner.rebuilds()
