@@ -7,16 +7,15 @@ use crate::json::{
     EventFile, FurnitureFile, KindFile, ObjectFile, StoryAgentFile, StoryFile, WorldFile, FORMAT,
 };
 
-use super::sentence::{read_sentence, Known, Said, Unread};
+use super::sentence::{read_sentence, Known, Said, StoryNouns, Unread};
 
 /// The story read so far.
 #[derive(Debug, Default)]
 pub(in crate::import) struct Builder {
-    rooms: Vec<String>,
-    containers: Vec<String>,
+    /// The rooms, containers and objects named so far.
+    nouns: StoryNouns,
     /// The room of each container, once a sentence places it.
     container_room: Vec<Option<usize>>,
-    objects: Vec<String>,
     object_start: Vec<usize>,
     object_at: Vec<usize>,
     agents: Vec<String>,
@@ -25,20 +24,6 @@ pub(in crate::import) struct Builder {
     scene: Option<usize>,
     events: Vec<EventFile>,
     pub notes: Notes,
-}
-
-impl Known for Builder {
-    fn is_container(&self, word: &str) -> bool {
-        self.containers.iter().any(|c| c == word)
-    }
-
-    fn is_object(&self, word: &str) -> bool {
-        self.objects.iter().any(|o| o == word)
-    }
-
-    fn is_room(&self, word: &str) -> bool {
-        self.rooms.iter().any(|r| r == word)
-    }
 }
 
 fn unread(phrase: impl Into<String>, reason: impl Into<String>) -> Unread {
@@ -57,7 +42,10 @@ impl Builder {
     /// sentences add.
     pub fn new(containers: &[String]) -> Self {
         Self {
-            containers: containers.to_vec(),
+            nouns: StoryNouns {
+                containers: containers.to_vec(),
+                ..StoryNouns::default()
+            },
             container_room: vec![None; containers.len()],
             ..Self::default()
         }
@@ -68,7 +56,7 @@ impl Builder {
     /// it elsewhere is an error.
     pub fn settle(&mut self, container: &str, room: &str) {
         let r = self.room(room);
-        if let Some(c) = index_of(&self.containers, container) {
+        if let Some(c) = index_of(&self.nouns.containers, container) {
             self.container_room[c] = Some(r);
         }
     }
@@ -84,9 +72,9 @@ impl Builder {
 
     /// The index of room `name`, added when new.
     fn room(&mut self, name: &str) -> usize {
-        index_of(&self.rooms, name).unwrap_or_else(|| {
-            self.rooms.push(name.to_string());
-            self.rooms.len() - 1
+        index_of(&self.nouns.rooms, name).unwrap_or_else(|| {
+            self.nouns.rooms.push(name.to_string());
+            self.nouns.rooms.len() - 1
         })
     }
 
@@ -97,7 +85,7 @@ impl Builder {
 
     /// Reads one sentence and applies it.
     pub fn sentence(&mut self, sentence: &str) -> Result<(), Unread> {
-        let said = read_sentence(sentence, self)?;
+        let said = read_sentence(sentence, &self.nouns)?;
         self.apply(said, sentence)
     }
 
@@ -150,14 +138,14 @@ impl Builder {
         for name in agents {
             let a = self.agent(name);
             let here = self.agent_room[a].ok_or_else(|| unread(name, "is in no room to leave"))?;
-            if let Some(room) = room.filter(|r| *r != self.rooms[here]) {
-                let reason = format!("leaves the {room} but is in the {}", self.rooms[here]);
+            if let Some(room) = room.filter(|r| *r != self.nouns.rooms[here]) {
+                let reason = format!("leaves the {room} but is in the {}", self.nouns.rooms[here]);
                 return Err(unread(format!("{name} ... {room}"), reason));
             }
             self.agent_room[a] = None;
             self.events.push(EventFile::Exit {
                 agent: name.clone(),
-                room: self.rooms[here].clone(),
+                room: self.nouns.rooms[here].clone(),
             });
         }
         Ok(())
@@ -166,7 +154,7 @@ impl Builder {
     fn stay(&mut self, agents: &[String], room: Option<&str>) -> Result<(), Unread> {
         for name in agents {
             let a = self.agent(name);
-            let here = self.agent_room[a].map(|r| self.rooms[r].as_str());
+            let here = self.agent_room[a].map(|r| self.nouns.rooms[r].as_str());
             match (room, here) {
                 (_, None) => return Err(unread(name, "stays, but is in no room")),
                 (Some(room), Some(here)) if room != here => {
@@ -182,14 +170,14 @@ impl Builder {
     /// The container called `name`, placed in `room` if no sentence placed it yet; an
     /// error if it stands in another room.
     fn container_in(&mut self, name: &str, room: usize) -> Result<usize, Unread> {
-        let c = index_of(&self.containers, name)
+        let c = index_of(&self.nouns.containers, name)
             .ok_or_else(|| unread(name, "is not one of the containers"))?;
         match self.container_room[c] {
             None => self.container_room[c] = Some(room),
             Some(r) if r != room => {
                 let reason = format!(
                     "stands in the {}, not the {}",
-                    self.rooms[r], self.rooms[room]
+                    self.nouns.rooms[r], self.nouns.rooms[room]
                 );
                 return Err(unread(name, reason));
             }
@@ -199,8 +187,8 @@ impl Builder {
     }
 
     fn place(&mut self, object: &str, container: &str) -> Result<(), Unread> {
-        if let Some(o) = index_of(&self.objects, object) {
-            let at = &self.containers[self.object_at[o]];
+        if let Some(o) = index_of(&self.nouns.objects, object) {
+            let at = &self.nouns.containers[self.object_at[o]];
             if at != container {
                 let reason =
                     format!("says the {object} is in the {container}, but it is in the {at}");
@@ -208,7 +196,9 @@ impl Builder {
             }
             return Ok(());
         }
-        let c = match index_of(&self.containers, container).and_then(|c| self.container_room[c]) {
+        let c = match index_of(&self.nouns.containers, container)
+            .and_then(|c| self.container_room[c])
+        {
             Some(room) => self.container_in(container, room)?,
             None => {
                 let scene = self.scene.ok_or_else(|| {
@@ -220,7 +210,7 @@ impl Builder {
                 self.container_in(container, scene)?
             }
         };
-        self.objects.push(object.to_string());
+        self.nouns.objects.push(object.to_string());
         self.object_start.push(c);
         self.object_at.push(c);
         Ok(())
@@ -236,15 +226,15 @@ impl Builder {
         let a = self.agent(agent);
         let here =
             self.agent_room[a].ok_or_else(|| unread(agent, "moves something but is in no room"))?;
-        let o = index_of(&self.objects, object)
+        let o = index_of(&self.nouns.objects, object)
             .ok_or_else(|| unread(object, "is moved before the story says where it is"))?;
         let at = self.object_at[o];
         if self.container_room[at] != Some(here) {
-            let reason = format!("is not in the {}, where {agent} is", self.rooms[here]);
+            let reason = format!("is not in the {}, where {agent} is", self.nouns.rooms[here]);
             return Err(unread(object, reason));
         }
-        if let Some(from) = from.filter(|f| *f != self.containers[at]) {
-            let reason = format!("the {object} is in the {}", self.containers[at]);
+        if let Some(from) = from.filter(|f| *f != self.nouns.containers[at]) {
+            let reason = format!("the {object} is in the {}", self.nouns.containers[at]);
             return Err(unread(from, reason));
         }
         self.object_at[o] = self.container_in(container, here)?;
@@ -263,13 +253,13 @@ impl Builder {
         container: &str,
         listener: Option<&str>,
     ) -> Result<(), Unread> {
-        if index_of(&self.objects, object).is_none() {
+        if index_of(&self.nouns.objects, object).is_none() {
             return Err(unread(
                 object,
                 "is talked of before the story says where it is",
             ));
         }
-        if index_of(&self.containers, container).is_none() {
+        if index_of(&self.nouns.containers, container).is_none() {
             return Err(unread(container, "is not one of the containers"));
         }
         self.agent(speaker);
@@ -293,6 +283,7 @@ impl Builder {
     /// The story file: containers no sentence placed stand in the first room.
     pub fn finish(mut self, id: String) -> Result<StoryFile, Unread> {
         let first = self
+            .nouns
             .rooms
             .first()
             .cloned()
@@ -305,25 +296,27 @@ impl Builder {
             );
         }
         let furniture = self
+            .nouns
             .containers
             .iter()
             .zip(&self.container_room)
             .map(|(c, r)| FurnitureFile {
                 id: c.clone(),
                 class: None,
-                room: r.map_or_else(|| first.clone(), |r| self.rooms[r].clone()),
+                room: r.map_or_else(|| first.clone(), |r| self.nouns.rooms[r].clone()),
                 kind: KindFile::Container,
                 open: false,
             })
             .collect();
         let objects = self
+            .nouns
             .objects
             .iter()
             .zip(&self.object_start)
             .map(|(o, &c)| ObjectFile {
                 id: o.clone(),
                 class: None,
-                at: self.containers[c].clone(),
+                at: self.nouns.containers[c].clone(),
             })
             .collect();
         Ok(StoryFile {
@@ -332,7 +325,7 @@ impl Builder {
             description: None,
             tags: Default::default(),
             world: WorldFile {
-                rooms: self.rooms,
+                rooms: self.nouns.rooms,
                 doors: None,
                 furniture,
                 objects,
@@ -350,6 +343,6 @@ impl Builder {
 
     /// Whether `word` is an object of the story.
     pub fn object_named(&self, word: &str) -> bool {
-        self.is_object(word)
+        self.nouns.is_object(word)
     }
 }

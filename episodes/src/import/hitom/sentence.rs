@@ -80,13 +80,36 @@ pub(in crate::import) trait Known {
     fn is_room(&self, word: &str) -> bool;
 }
 
+/// The nouns of a story by kind, each in order of first mention: what a sentence's words
+/// are told apart by.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(in crate::import) struct StoryNouns {
+    pub rooms: Vec<String>,
+    pub containers: Vec<String>,
+    pub objects: Vec<String>,
+}
+
+impl Known for StoryNouns {
+    fn is_container(&self, word: &str) -> bool {
+        self.containers.iter().any(|c| c == word)
+    }
+
+    fn is_object(&self, word: &str) -> bool {
+        self.objects.iter().any(|o| o == word)
+    }
+
+    fn is_room(&self, word: &str) -> bool {
+        self.rooms.iter().any(|r| r == word)
+    }
+}
+
 /// The words of a sentence sorted into what they name.
 struct Parts<'a> {
     words: Vec<Word<'a>>,
     agents: Vec<String>,
     /// (position, name) of each container.
     containers: Vec<(usize, String)>,
-    /// Nouns that are not containers: known objects and rooms, words after "the", and a
+    /// StoryNouns that are not containers: known objects and rooms, words after "the", and a
     /// bare word between "that" and "is".
     nouns: Vec<String>,
 }

@@ -8,7 +8,7 @@
 //! sentence with two or more nouns, one after a word of place ("in", "to", "into",
 //! "from", ...) is a container and the other an object.
 
-use crate::import::hitom::sentence::{Known, Unread};
+use crate::import::hitom::sentence::{Known, StoryNouns, Unread};
 use crate::import::hitom::words::{
     has_phrase, words, Word, DETERMINERS, ENTER, LEAVE, LIKE, STAY, STAY_PHRASES,
 };
@@ -19,28 +19,6 @@ const PLACE_WORDS: &[&str] = &[
     "in", "into", "inside", "to", "onto", "on", "from", "of", "under", "within", "toward",
     "towards", "back", "off",
 ];
-
-/// The nouns of a story by kind, each in order of first mention.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct Lexicon {
-    pub rooms: Vec<String>,
-    pub containers: Vec<String>,
-    pub objects: Vec<String>,
-}
-
-impl Known for Lexicon {
-    fn is_container(&self, word: &str) -> bool {
-        self.containers.iter().any(|c| c == word)
-    }
-
-    fn is_object(&self, word: &str) -> bool {
-        self.objects.iter().any(|o| o == word)
-    }
-
-    fn is_room(&self, word: &str) -> bool {
-        self.rooms.iter().any(|r| r == word)
-    }
-}
 
 fn push_new(list: &mut Vec<String>, word: &str) {
     if !list.iter().any(|w| w == word) {
@@ -61,8 +39,8 @@ fn nouns<'a>(words: &'a [Word<'a>]) -> Vec<(usize, &'a str)> {
 /// # Errors
 /// The index of the sentence and why, when a noun would be both an object and a
 /// container.
-pub(super) fn lexicon(sentences: &[String]) -> Result<Lexicon, (usize, Unread)> {
-    let mut lex = Lexicon::default();
+pub(super) fn lexicon(sentences: &[String]) -> Result<StoryNouns, (usize, Unread)> {
+    let mut lex = StoryNouns::default();
     let read: Vec<Vec<Word<'_>>> = sentences.iter().map(|s| words(s)).collect();
     let telling = |w: &[Word<'_>]| w.iter().any(|w| w.is_any(LIKE));
     for w in read.iter().filter(|w| !telling(w)) {

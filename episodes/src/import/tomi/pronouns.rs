@@ -1,12 +1,10 @@
 //! What a story's pronouns stand for: an agent's ("She exited the den") the agents of
 //! the latest sentence naming any; "it" the object last named.
 
-use crate::import::hitom::sentence::{Known, Unread};
+use crate::import::hitom::sentence::{Known, StoryNouns, Unread};
 use crate::import::hitom::words::words;
 use crate::import::notes::Notes;
 use crate::import::Part;
-
-use super::lexicon::Lexicon;
 
 /// Pronouns that stand for one agent.
 const ONE: &[&str] = &["he", "she", "him", "her"];
@@ -83,7 +81,7 @@ fn and_list(names: &[String]) -> String {
 /// The index of a sentence whose "it" follows no object, and why.
 pub(super) fn resolve_it(
     sentences: &[String],
-    lex: &Lexicon,
+    lex: &StoryNouns,
     notes: &mut Notes,
 ) -> Result<Vec<String>, (usize, Unread)> {
     let mut last: Option<String> = None;
@@ -153,7 +151,7 @@ mod tests {
 
     #[test]
     fn it_stands_for_the_object_last_named() {
-        let lex = Lexicon {
+        let lex = StoryNouns {
             rooms: vec!["den".into()],
             containers: vec!["shelf".into(), "crate".into()],
             objects: vec!["pear".into()],

@@ -3,10 +3,8 @@
 //! the pear?"), where the object really is, and where it was at the beginning.
 
 use crate::import::hitom::question::Asked;
-use crate::import::hitom::sentence::{Known, Unread};
+use crate::import::hitom::sentence::{Known, StoryNouns, Unread};
 use crate::import::hitom::words::{words, DETERMINERS};
-
-use super::lexicon::Lexicon;
 
 /// Words that ask about the start of the story ("at the beginning").
 #[rustfmt::skip]
@@ -20,7 +18,7 @@ const START: &[&str] = &[
 /// looks now.
 const FIRST: &str = "first";
 
-/// Nouns of time that ask about now ("at the end", "at this moment"): no object.
+/// StoryNouns of time that ask about now ("at the end", "at this moment"): no object.
 const NOW: &[&str] = &["end", "moment", "present", "story"];
 
 /// A question read: whose belief about which object, and whether at the story's start.
@@ -43,7 +41,7 @@ fn unread(phrase: impl Into<String>, reason: &str) -> Unread {
 /// about the start.
 pub(super) fn read_question(
     text: &str,
-    lex: &Lexicon,
+    lex: &StoryNouns,
     is_agent: impl Fn(&str) -> bool,
 ) -> Result<TomiAsked, Unread> {
     let words = words(text);
@@ -96,8 +94,8 @@ pub(super) fn read_question(
 mod tests {
     use super::*;
 
-    fn lex() -> Lexicon {
-        Lexicon {
+    fn lex() -> StoryNouns {
+        StoryNouns {
             rooms: vec!["den".into()],
             containers: vec!["box".into(), "crate".into()],
             objects: vec!["pear".into()],
