@@ -1,5 +1,6 @@
 //! Mutations of byte strings: bit flips, interesting integers at any offset, insertions,
 //! deletions, duplications, dictionary words and splices of two inputs.
+use bip_lab::rng::Rng;
 
 /// Integers that sit on the edges sizes are checked at.
 const INTERESTING: [u64; 22] = [
@@ -30,10 +31,10 @@ const INTERESTING: [u64; 22] = [
 /// Inputs never grow beyond this many bytes.
 pub const MAX_INPUT: usize = 1 << 16;
 
-/// A deterministic source of mutations (SplitMix64 underneath).
+/// A deterministic source of mutations (the lab's SplitMix64 underneath).
 #[derive(Clone, Debug)]
 pub struct Mutator {
-    state: u64,
+    rng: Rng,
     /// Offsets below this are chosen half the time: where headers are.
     hot: usize,
 }
@@ -42,18 +43,14 @@ impl Mutator {
     /// A mutator drawing from `seed`, favouring the first `hot` bytes of an input.
     pub fn new(seed: u64, hot: usize) -> Self {
         Self {
-            state: seed ^ 0x6a09_e667_f3bc_c908,
+            rng: Rng::new(seed ^ 0x6a09_e667_f3bc_c908),
             hot: hot.max(1),
         }
     }
 
     /// The next pseudo-random number.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.rng.next_u64()
     }
 
     /// A number below `n` (0 when `n` is 0).

@@ -106,6 +106,12 @@ impl Scratch {
     }
 }
 
+/// What nested-belief inference answers of a story read from a record, as an outcome.
+pub(crate) fn answered(story: &bip_episodes::Story) -> String {
+    let inference = bip_nested::infer_story(story, bip_nested::Trust::default());
+    format!("answered {}", inference.answers.len().min(3))
+}
+
 /// The outcome of each record of a JSON Lines input (`ok` of a record read, the error's
 /// signature otherwise), until about 400 bytes of them.
 pub(crate) fn record_outcomes<T, E: std::error::Error>(

@@ -36,12 +36,10 @@ pub fn run(args: &HitomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let outputs = ImportOutputs::check(&args.file, &args.out, args.report.as_deref())?;
     let text = read_input(&args.file)?;
     let results = read_jsonl(&text).map(|(line, result)| {
-        let story = result.map(|r| ReadStory {
-            id: r.story.id().to_string(),
-            notes: r.notes,
-            file: r.file,
-        });
-        (line, story)
+        (
+            line,
+            result.map(|r| ReadStory::new(&r.story, r.notes, r.file)),
+        )
     });
     write_stories(
         outputs,

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use bip::episodes::import::{ImportError, Note};
 use bip::episodes::json::StoryFile;
+use bip::episodes::Story;
 use bip::io::{to_jsonl, Destination, OutputSet, Slot};
 
 use crate::cli::output::Output;
@@ -144,6 +145,17 @@ pub(super) struct ReadStory {
     pub id: String,
     pub notes: Vec<Note>,
     pub file: StoryFile,
+}
+
+impl ReadStory {
+    /// What a reader made of a record: `story` as validated, written as `file`.
+    pub fn new(story: &Story, notes: Vec<Note>, file: StoryFile) -> Self {
+        Self {
+            id: story.id().to_string(),
+            notes,
+            file,
+        }
+    }
 }
 
 /// The end of `bip import hitom|tomi`: every record's outcome reported (each failure on

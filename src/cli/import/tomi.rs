@@ -48,12 +48,10 @@ pub fn run(args: &TomiArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let records = read_tomi(&text, trace.as_deref())
         .map_err(|e| anyhow::Error::new(e).context(trace_name(args)))?;
     let results = records.into_iter().map(|(line, result)| {
-        let story = result.map(|r| ReadStory {
-            id: r.story.id().to_string(),
-            notes: r.notes,
-            file: r.file,
-        });
-        (line, story)
+        (
+            line,
+            result.map(|r| ReadStory::new(&r.story, r.notes, r.file)),
+        )
     });
     write_stories(
         outputs,
