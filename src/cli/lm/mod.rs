@@ -11,13 +11,10 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
 use bip::models::burn::tensor::backend::Backend;
-use bip::models::{
-    BackendTask, Device, Endpoint, LanguageModel, LoadOptions, WeightStorage, DEFAULT_MAX_CONTEXT,
-    MAX_CONTEXT_LIMIT,
-};
+use bip::models::{BackendTask, Device, Endpoint, LanguageModel};
 
 use crate::cli::output::Output;
-use crate::cli::policy::scoring::ScoringArgs;
+use crate::cli::policy::load::LoadArgs;
 use generate::GenerateArgs;
 use inspect::InspectArgs;
 use score::ScoreArgs;
@@ -53,33 +50,8 @@ struct ModelArgs {
     /// into the model's weights at load.
     #[arg(long, value_name = "DIR")]
     adapter: Option<std::path::PathBuf>,
-    /// Longest sequence (prompt plus continuation) the model runs on: its own context when
-    /// shorter. Rotary tables are built for this many positions (at most 1048576).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
-    max_context: usize,
-    /// How the model holds its weights: `f32`; `f16` (on the CPU, half the memory, each
-    /// weight rounded once, the arithmetic f32); `int8` (on the CPU, a quarter of the
-    /// memory, weights and activations in 8-bit blocks, integer dot products).
-    #[arg(long, value_name = "STORAGE", default_value_t = WeightStorage::F32)]
-    lm_weights: WeightStorage,
     #[command(flatten)]
-    scoring: ScoringArgs,
-}
-
-impl ModelArgs {
-    /// The load options of `--max-context` and `--lm-weights`, checked.
-    fn load_options(&self) -> anyhow::Result<LoadOptions> {
-        Ok(max_context(self.max_context)?.with_weights(self.lm_weights))
-    }
-}
-
-/// `--max-context N` as load options, refused outside 1..=[`MAX_CONTEXT_LIMIT`] (shared
-/// by every command that loads a model).
-pub fn max_context(n: usize) -> anyhow::Result<LoadOptions> {
-    if !(1..=MAX_CONTEXT_LIMIT).contains(&n) {
-        bail!("--max-context: {n} is not in 1..={MAX_CONTEXT_LIMIT}");
-    }
-    Ok(LoadOptions::default().with_max_context(n))
+    load: LoadArgs,
 }
 
 /// Runs `bip lm`, its output going to `out`.
@@ -101,9 +73,9 @@ pub fn run(args: &LmArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 fn check(args: &LmArgs) -> anyhow::Result<()> {
     match &args.command {
         LmCommand::Inspect(_) => Ok(()),
-        LmCommand::Score(a) => a.model.load_options().map(drop),
+        LmCommand::Score(a) => a.model.load.load_options().map(drop),
         LmCommand::Generate(a) => {
-            let options = a.model.load_options()?;
+            let options = a.model.load.load_options()?;
             if !(1..=options.max_context).contains(&a.max_tokens) {
                 bail!(
                     "--max-tokens: {} is not in 1..={} (--max-context)",
@@ -135,7 +107,7 @@ impl BackendTask for OnModel<'_> {
 
 /// The model of `--model` (with `--adapter`), within `--max-context`.
 fn load<B: Backend>(args: &ModelArgs, device: &B::Device) -> anyhow::Result<LanguageModel<B>> {
-    let options = args.load_options()?;
+    let options = args.load.load_options()?;
     Ok(bip::policy::load_model(
         &args.model,
         args.adapter.as_deref(),

@@ -16,6 +16,7 @@ use crate::cli::policy::error::flag_error;
 pub(super) fn score(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let scorer = args
         .model
+        .load
         .scoring
         .options()
         .connect(&args.model.model)

@@ -2,6 +2,7 @@
 
 mod calibrated;
 pub(super) mod error;
+pub(super) mod load;
 pub(super) mod named;
 pub(super) mod scoring;
 
@@ -10,13 +11,12 @@ use std::path::PathBuf;
 use clap::Args;
 
 use bip::engine::{ActionLikelihood, HybridPolicy, Policy, PromptStyle, Pruning, TokenReduction};
-use bip::models::{Device, WeightStorage, DEFAULT_MAX_CONTEXT};
+use bip::models::Device;
 use bip::policy::{PolicyKind, PolicyOptions};
 
-use crate::cli::lm;
 use crate::cli::policy::error::flag_error;
+use crate::cli::policy::load::LoadArgs;
 use crate::cli::policy::named::NamedParser;
-use crate::cli::policy::scoring::ScoringArgs;
 
 /// Policy flags.
 #[derive(Debug, Args)]
@@ -86,18 +86,9 @@ pub struct PolicyArgs {
     /// answer option (0: score every hypothesis, which is far slower).
     #[arg(long, default_value_t = 2)]
     prune_to: usize,
-    /// LM policies: longest sequence a model runs on (its own context when shorter; at
-    /// most 1048576).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONTEXT)]
-    max_context: usize,
-    /// LM policies: how loaded models hold their weights: `f32`; `f16` (on the CPU, half
-    /// the memory, each weight rounded once, the arithmetic f32); `int8` (on the CPU, a
-    /// quarter of the memory, weights and activations in 8-bit blocks, integer dot
-    /// products).
-    #[arg(long, value_name = "STORAGE", default_value_t = WeightStorage::F32)]
-    lm_weights: WeightStorage,
+    /// LM policies: how models are loaded, scores kept and served models reached.
     #[command(flatten)]
-    scoring: ScoringArgs,
+    load: LoadArgs,
 }
 
 impl PolicyArgs {
@@ -119,9 +110,9 @@ impl PolicyArgs {
             prompt_observations: self.prompt_observations,
             planner_weight: self.planner_weight,
             prune_to: self.prune_to,
-            max_context: self.max_context,
-            weights: self.lm_weights,
-            serving: self.scoring.options(),
+            max_context: self.load.max_context,
+            weights: self.load.lm_weights,
+            serving: self.load.scoring.options(),
             ..PolicyOptions::default()
         };
         let fitted = self.calibrated(&options.lm_settings())?;
@@ -136,10 +127,10 @@ impl PolicyArgs {
     /// Builds the policy the flags describe (loading language models as needed).
     pub fn build(&self) -> anyhow::Result<Box<dyn Policy>> {
         // --max-context is checked as `bip lm` checks it, with the same message.
-        lm::max_context(self.max_context)?;
+        load::max_context(self.load.max_context)?;
         let options = self.options()?;
         let built = options.build_with_caches().map_err(flag_error)?;
-        self.scoring.opened(built.caches, built.top_k_bound);
+        self.load.scoring.opened(built.caches, built.top_k_bound);
         Ok(built.policy)
     }
 
@@ -149,13 +140,13 @@ impl PolicyArgs {
         &self,
         alphas: &[f64],
     ) -> anyhow::Result<(Vec<Box<dyn Policy>>, PolicyOptions)> {
-        lm::max_context(self.max_context)?;
+        load::max_context(self.load.max_context)?;
         let options = self.options()?;
         let built = options.build_alpha_sweep(alphas).map_err(flag_error)?;
         let policies = built
             .into_iter()
             .map(|b| {
-                self.scoring.opened(b.caches, None);
+                self.load.scoring.opened(b.caches, None);
                 b.policy
             })
             .collect();
@@ -165,16 +156,16 @@ impl PolicyArgs {
     /// The hybrid policy the flags describe, whatever --policy says (`bip calibrate`
     /// fits its LM weight), with the options it was built from (β, pruning).
     pub fn build_hybrid(&self) -> anyhow::Result<(HybridPolicy, PolicyOptions)> {
-        lm::max_context(self.max_context)?;
+        load::max_context(self.load.max_context)?;
         let options = self.options()?;
         let (hybrid, caches) = options.build_hybrid().map_err(flag_error)?;
-        self.scoring.opened(caches, None);
+        self.load.scoring.opened(caches, None);
         Ok((hybrid, options))
     }
 
     /// One line per score cache used and per top-k bound, for the end of the run.
     pub fn cache_report(&self) -> Vec<String> {
-        self.scoring.report()
+        self.load.scoring.report()
     }
 
     /// The hypothesis pruning the flags ask for: none for the planner, whose every

@@ -129,7 +129,7 @@ fn check_numbers(args: &TrainArgs) -> anyhow::Result<()> {
             number(scale)
         );
     }
-    crate::cli::lm::max_context(args.max_context).map(drop)
+    crate::cli::policy::load::max_context(args.max_context).map(drop)
 }
 
 /// The run the flags describe, checked.
@@ -166,7 +166,7 @@ fn train_run(args: &TrainArgs) -> anyhow::Result<TrainRun> {
             ..TrainOptions::default()
         },
         out: args.out.clone(),
-        load: crate::cli::lm::max_context(args.max_context)?,
+        load: crate::cli::policy::load::max_context(args.max_context)?,
     })
 }
 
