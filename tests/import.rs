@@ -20,17 +20,22 @@ const IDS: [&str; 6] = [
     "mmtom-1026-6",
 ];
 
+/// Runs `bip import mmtom INPUT --out OUT`.
+fn import_mmtom(input: &std::path::Path, out: &std::path::Path) -> std::process::Output {
+    bip([
+        "import".as_ref(),
+        "mmtom".as_ref(),
+        input.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ])
+}
+
 #[test]
 fn a_folder_gets_one_valid_episode_per_question() {
     let dir = TempDir::new();
     let out = dir.path().join("episodes");
-    let run = bip([
-        "import".as_ref(),
-        "mmtom".as_ref(),
-        sample().as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
+    let run = import_mmtom(&sample(), &out);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
     assert!(
@@ -69,13 +74,7 @@ fn a_folder_gets_one_valid_episode_per_question() {
 fn the_episode_holds_what_the_text_says() {
     let dir = TempDir::new();
     let out = dir.path().join("episodes");
-    let run = bip([
-        "import".as_ref(),
-        "mmtom".as_ref(),
-        sample().as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
+    let run = import_mmtom(&sample(), &out);
     assert!(run.status.success());
     let read = |id: &str| -> serde_json::Value {
         serde_json::from_str(
@@ -136,13 +135,7 @@ fn the_episode_holds_what_the_text_says() {
 fn writing_and_reading_back_gives_the_same_answers() {
     let dir = TempDir::new();
     let out = dir.path().join("episodes.jsonl");
-    let run = bip([
-        "import".as_ref(),
-        "mmtom".as_ref(),
-        sample().as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
+    let run = import_mmtom(&sample(), &out);
     assert!(
         run.status.success(),
         "{}",
@@ -179,13 +172,7 @@ fn an_unreadable_question_is_reported_and_fails_the_import_unless_told_to_keep_g
     assert_ne!(good, bad, "the sample line has a kitchen table to replace");
     let input = dir.write("two.jsonl", &format!("{good}\n{bad}\n"));
     let out = dir.path().join("out.jsonl");
-    let run = bip([
-        "import".as_ref(),
-        "mmtom".as_ref(),
-        input.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
+    let run = import_mmtom(&input, &out);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("two.jsonl:2:"), "names the line: {stderr}");

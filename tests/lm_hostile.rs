@@ -349,20 +349,11 @@ fn messages_name_the_cause_once() {
 fn write_narrow_model(dir: &Path) {
     write_tiny_model(dir);
     let chars = byte_chars();
-    let vocab: serde_json::Map<String, serde_json::Value> = [b'a', b'b', b' ']
+    let three: Vec<char> = [b'a', b'b', b' ']
         .iter()
-        .enumerate()
-        .map(|(i, &b)| (chars[b as usize].to_string(), serde_json::json!(i)))
+        .map(|&b| chars[b as usize])
         .collect();
-    let byte_level = serde_json::json!({
-        "type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true
-    });
-    let bpe = serde_json::json!({
-        "type": "BPE", "dropout": null, "unk_token": null,
-        "continuing_subword_prefix": null, "end_of_word_suffix": null,
-        "fuse_unk": false, "byte_fallback": false, "vocab": vocab, "merges": []
-    });
-    crate::util::write_tokenizer(dir, byte_level.clone(), byte_level, bpe);
+    crate::util::write_byte_level_tokenizer(dir, &three);
 }
 
 /// Runs `bip lm inspect` on a tiny model with standard output sent to `stdout`.

@@ -14,7 +14,7 @@ use bip::models::{
 };
 use bip::scorer::{ModelScorer, W2sScorer};
 
-use crate::util::{bip, examples, json, posteriors, write_hf_weights, TempDir};
+use crate::util::{bip, examples, json, posteriors, write_hf_weights, write_tokenizer, TempDir};
 
 fn smollm2() -> std::path::PathBuf {
     resolve_model("smollm2-135m").unwrap_or_else(|e| {
@@ -257,18 +257,12 @@ fn write_model_with_another_tokenizer(dir: &std::path::Path) {
         .enumerate()
         .map(|(i, w)| (w, serde_json::Value::from(i)))
         .collect();
-    let tokenizer = serde_json::json!({
-        "version": "1.0",
-        "truncation": null,
-        "padding": null,
-        "added_tokens": [],
-        "normalizer": null,
-        "pre_tokenizer": {"type": "Whitespace"},
-        "post_processor": null,
-        "decoder": null,
-        "model": {"type": "WordLevel", "vocab": vocab, "unk_token": "[UNK]"},
-    });
-    std::fs::write(dir.join("tokenizer.json"), tokenizer.to_string()).expect("tokenizer written");
+    write_tokenizer(
+        dir,
+        serde_json::json!({"type": "Whitespace"}),
+        serde_json::Value::Null,
+        serde_json::json!({"type": "WordLevel", "vocab": vocab, "unk_token": "[UNK]"}),
+    );
 }
 
 #[test]

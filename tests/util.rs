@@ -162,8 +162,14 @@ pub fn byte_chars() -> Vec<char> {
 pub fn write_tiny_model(dir: &Path) {
     let config = bip::models::LlamaConfig::new(256, 32, 48, 2, 4, 2).with_max_seq_len(4096);
     write_hf_weights(dir, &config, 5);
-    let vocab: serde_json::Map<String, serde_json::Value> = byte_chars()
-        .into_iter()
+    write_byte_level_tokenizer(dir, &byte_chars());
+}
+
+/// Writes a byte-level BPE tokenizer without merges whose tokens are `chars`, in order
+/// (GPT-2's spelling of bytes, [`byte_chars`]).
+pub fn write_byte_level_tokenizer(dir: &Path, chars: &[char]) {
+    let vocab: serde_json::Map<String, serde_json::Value> = chars
+        .iter()
         .enumerate()
         .map(|(i, c)| (c.to_string(), serde_json::json!(i)))
         .collect();
