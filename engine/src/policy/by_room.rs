@@ -42,7 +42,8 @@ type Candidate = Option<(f64, FurnitureId)>;
 /// Of the places of weight > 0, the two with the least onward cost per room and per
 /// opening cost (there are two: nothing to open, or a container to open), so that the
 /// least `d(at, ℓ) + open[ℓ] + onward[ℓ]` is found among a few per room, exactly as that
-/// sum is computed.
+/// sum is computed. The default indexes nothing, for a search that never asks.
+#[derive(Default)]
 pub(super) struct Nearest {
     /// `best[room][closed]`: the two least `(onward, place)`, least first.
     best: Vec<[[Candidate; 2]; 2]>,

@@ -337,15 +337,20 @@ fn leads_toward(layout: &Layout, from: Place, via: Place) -> impl Fn(Place) -> b
 struct Search<'a> {
     planner: &'a PlannerPolicy,
     situation: &'a Situation<'a>,
-    /// `expected_distance[ℓ] = Σ_ℓ′ p(ℓ′) d(ℓ, ℓ′)` over the unseen-place belief.
+    /// `expected_distance[ℓ] = Σ_ℓ′ p(ℓ′) d(ℓ, ℓ′)` over the unseen-place belief; empty
+    /// when the agent knows where the goal is and does not search.
     expected_distance: Vec<f64>,
     holds_goal: bool,
 }
 
 impl<'a> Search<'a> {
     fn new(planner: &'a PlannerPolicy, situation: &'a Situation<'a>) -> Self {
-        let world = situation.world;
-        let expected_distance = expected_distances(&world.layout, situation.belief.weights());
+        let belief = situation.belief;
+        let expected_distance = if belief.known().is_empty() {
+            expected_distances(&situation.world.layout, belief.weights())
+        } else {
+            Vec::new()
+        };
         Self {
             planner,
             situation,
@@ -374,7 +379,8 @@ impl<'a> Search<'a> {
     }
 
     /// The per-place terms of the search cost with containers open as in `open`, each
-    /// computed once (O(places)) and shared by every place `value` weighs.
+    /// computed once (O(places)) and shared by every place `value` weighs; only the
+    /// opening costs when the agent knows where the goal is, all `value` then reads.
     fn terms(&self, open: &[bool]) -> Terms {
         let world = self.situation.world;
         let weights = self.situation.belief.weights();
@@ -382,6 +388,13 @@ impl<'a> Search<'a> {
             .furniture_ids()
             .map(|l| self.open_cost(l, open))
             .collect();
+        if !self.situation.belief.known().is_empty() {
+            return Terms {
+                open_cost,
+                onward: Vec::new(),
+                nearest: Nearest::default(),
+            };
+        }
         let expected_open: f64 = world
             .furniture_ids()
             .map(|l| weights[l.index()] * open_cost[l.index()])
@@ -455,10 +468,11 @@ impl<'a> Search<'a> {
             Action::WalkTo(p) => s.world.layout.distance(here, p) + self.value(p, now),
             Action::Open(f) => {
                 let belief = s.belief;
-                let after = self.terms(&with_open(f, true));
                 if belief.known().contains(&f) {
-                    costs.open + costs.grab
-                } else if !belief.known().is_empty() {
+                    return -(costs.open + costs.grab);
+                }
+                let after = self.terms(&with_open(f, true));
+                if !belief.known().is_empty() {
                     costs.open + self.value(Place::Furniture(f), &after)
                 } else {
                     // Searching here first, with the same estimate of the rest of the
