@@ -71,9 +71,8 @@ pub(crate) struct Core {
     /// [`HypothesisConfig::beliefs_grow`].
     beliefs_grow: bool,
     /// `history[step][h]`: the log-likelihood of each step's action under hypothesis `h`,
-    /// kept only by sessions whose hypothesis space may change
-    /// ([`Core::keep_history`]), so that the hypotheses a new space shares with the old one
-    /// keep their scores.
+    /// kept from the start by sessions whose hypothesis space may change, so that the
+    /// hypotheses a new space shares with the old one keep their scores.
     pub(crate) history: Option<Vec<Vec<f64>>>,
 }
 
@@ -303,13 +302,6 @@ impl Core {
         }
         self.advance(world, action);
         Ok(())
-    }
-
-    /// Keeps every step's log-likelihoods from now on ([`Core::history`]); a new session
-    /// only, which has taken no step.
-    pub(crate) fn keep_history(&mut self) {
-        debug_assert_eq!(self.steps, 0, "a history starts at the start");
-        self.history = Some(Vec::new());
     }
 
     /// Applies `action`, which [`Core::check`] passed, and updates every belief with what

@@ -372,7 +372,7 @@ fn config_for(episode: &Episode, options: &LiveOptions, actions: &[Action]) -> H
 
 /// A session at the start of `episode`, over its goal candidates and the space of
 /// `config`, keeping the hypotheses `keep` marks, and its history
-/// ([`Core::keep_history`]) when its space may change.
+/// ([`Core::history`]) when its space may change.
 fn start(
     episode: &Episode,
     config: &HypothesisConfig,
@@ -382,7 +382,7 @@ fn start(
     let (world, goals) = (episode.world(), episode.goal_candidates());
     let mut core = Core::new(world, episode.initial_state(), &goals, config)?;
     if history {
-        core.keep_history();
+        core.history = Some(Vec::new());
     }
     if let Some(keep) = keep {
         core.retain(|i| keep[i]);
