@@ -1,6 +1,8 @@
 //! Online Bayesian inverse planning: push actions one at a time, ask for posteriors at any
 //! moment. Batch inference over an episode is this session run to the end.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use bip_episodes::{Action, ClassId, Episode, Observation, Place, State, World};
@@ -70,10 +72,10 @@ pub(crate) struct Core {
     seen: Sightings,
     /// [`HypothesisConfig::beliefs_grow`].
     beliefs_grow: bool,
-    /// `history[step][h]`: the log-likelihood of each step's action under hypothesis `h`,
-    /// kept from the start by sessions whose hypothesis space may change, so that the
-    /// hypotheses a new space shares with the old one keep their scores.
-    pub(crate) history: Option<Vec<Vec<f64>>>,
+    /// `history[step][h]`: each step's log-likelihood under hypothesis `h`, kept from the
+    /// start where the space may change, so that hypotheses a new space shares keep their
+    /// scores; shared, so that a copy (the proposer pushed ahead) copies no step's.
+    pub(crate) history: Option<Vec<Arc<[f64]>>>,
 }
 
 impl<'a> Inference<'a> {
@@ -298,7 +300,7 @@ impl Core {
             *w += l;
         }
         if let Some(history) = &mut self.history {
-            history.push(log_likelihoods);
+            history.push(log_likelihoods.into());
         }
         self.advance(world, action);
         Ok(())
@@ -407,11 +409,11 @@ impl Core {
     /// [`Inference::retain`].
     pub(crate) fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
         let kept: Vec<usize> = (0..self.hypotheses.len()).filter(|&i| keep(i)).collect();
-        let select = |values: &[f64]| kept.iter().map(|&i| values[i]).collect();
+        let select = |values: &[f64]| kept.iter().map(|&i| values[i]).collect::<Vec<_>>();
         self.hypotheses = kept.iter().map(|&i| self.hypotheses[i]).collect();
         self.log_weights = select(&self.log_weights);
         for step in self.history.iter_mut().flatten() {
-            *step = select(step);
+            *step = select(step).into();
         }
     }
 

@@ -423,14 +423,14 @@ fn rebuild(
     let scored = core.history.take().unwrap_or_default();
     let kept = old.history.as_deref().unwrap_or_default();
     let mut new = 0..;
-    let columns: Vec<(&[Vec<f64>], usize)> = shared
+    let columns: Vec<(&[Arc<[f64]>], usize)> = shared
         .iter()
         .map(|old_index| match *old_index {
             Some(i) => (kept, i),
             None => (scored.as_slice(), new.next().unwrap_or_default()),
         })
         .collect();
-    let history: Vec<Vec<f64>> = (0..scored.len())
+    let history: Vec<Arc<[f64]>> = (0..scored.len())
         .map(|step| columns.iter().map(|&(from, i)| from[step][i]).collect())
         .collect();
     core.log_weights = priors
