@@ -109,7 +109,7 @@ struct Parts<'a> {
     agents: Vec<String>,
     /// (position, name) of each container.
     containers: Vec<(usize, String)>,
-    /// StoryNouns that are not containers: known objects and rooms, words after "the", and a
+    /// Nouns that are not containers: known objects and rooms, words after "the", and a
     /// bare word between "that" and "is".
     nouns: Vec<String>,
 }

@@ -18,7 +18,7 @@ const START: &[&str] = &[
 /// looks now.
 const FIRST: &str = "first";
 
-/// StoryNouns of time that ask about now ("at the end", "at this moment"): no object.
+/// Nouns of time that ask about now ("at the end", "at this moment"): no object.
 const NOW: &[&str] = &["end", "moment", "present", "story"];
 
 /// A question read: whose belief about which object, and whether at the story's start.
