@@ -20,6 +20,14 @@ fn examples() -> Vec<Episode> {
         .collect()
 }
 
+/// The example where the agent searches several kitchen places in turn.
+fn kitchen_search() -> Episode {
+    examples()
+        .into_iter()
+        .find(|e| e.id() == "kitchen-search")
+        .expect("kitchen-search example")
+}
+
 /// `episode` with every question asked after `at` actions.
 fn asked_at(episode: &Episode, at: usize) -> Episode {
     let mut file = episode.to_file();
@@ -113,10 +121,7 @@ fn episode_search_sets_follow_the_batch_trace() {
 
 #[test]
 fn the_space_is_rebuilt_only_when_the_agent_walks_to_new_furniture() {
-    let episode = examples()
-        .into_iter()
-        .find(|e| e.id() == "kitchen-search")
-        .expect("kitchen-search example");
+    let episode = kitchen_search();
     let walks: Vec<_> = episode
         .actions()
         .iter()
@@ -172,12 +177,9 @@ impl Policy for Counting {
 
 #[test]
 fn a_new_space_scores_only_its_new_hypotheses_over_the_past() {
-    let episode = examples()
-        .into_iter()
-        .find(|e| e.id() == "kitchen-search")
-        .expect("kitchen-search example");
+    let episode = kitchen_search();
     let counting = Arc::new(Counting::default());
-    let policy: Arc<dyn Policy> = Arc::clone(&counting) as Arc<dyn Policy>;
+    let policy: Arc<dyn Policy> = Arc::clone(&counting) as _;
     let mut live = LiveSession::new(Arc::new(episode.clone()), policy, LiveOptions::default())
         .expect("session");
     let goals = episode.goal_candidates().len();
