@@ -58,7 +58,7 @@ pub use batch::{
     hypotheses_at, infer_all, infer_episode, BatchOptions, EpisodeInference, Pruning, TraceStep,
 };
 pub use belief::Belief;
-pub use cost::{CostSummary, QuestionCost};
+pub use cost::QuestionCost;
 pub use error::EngineError;
 pub use hypothesis::{
     belief_hypotheses, search_sets, BeliefHypothesis, Hypothesis, HypothesisConfig, InitialBelief,

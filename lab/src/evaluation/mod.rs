@@ -12,9 +12,11 @@ use bip_episodes::{Expected, QuestionLabel};
 use crate::rng::Rng;
 use bip_engine::Answer;
 
+mod cost;
 mod coverage;
 mod run;
 
+pub use cost::CostSummary;
 pub use coverage::{risk_coverage, risk_coverage_csv, RISK_COVERAGE_COLUMNS};
 pub use run::{evaluate, EvaluateOptions, EvaluationRun};
 
@@ -294,7 +296,7 @@ pub struct Evaluation {
     pub unreadable: Option<usize>,
     /// What answering cost, when the caller measured it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cost: Option<bip_engine::CostSummary>,
+    pub cost: Option<CostSummary>,
 }
 
 impl Evaluation {

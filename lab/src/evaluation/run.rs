@@ -5,11 +5,11 @@ use serde::Serialize;
 
 use bip_episodes::Episode;
 
+use super::CostSummary;
 use crate::error::in_episode;
 use crate::observer::RunObserver;
 use crate::report::{predictions, Prediction};
 use crate::LabError;
-use bip_engine::CostSummary;
 use bip_engine::Policy;
 use bip_engine::{infer_all, BatchOptions};
 

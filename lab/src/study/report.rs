@@ -5,9 +5,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::evaluation::CostSummary;
 use crate::variance::{VarianceReport, VariantRun};
 use crate::LabError;
-use bip_engine::CostSummary;
 
 use super::layout::{StudyItem, StudyLayout};
 use super::pairs::{policy_pairs, ThemePairs};
