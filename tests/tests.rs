@@ -6,6 +6,7 @@ mod generate_theme;
 mod hostile;
 mod import;
 mod inference;
+mod layout;
 mod lm;
 mod lm_hostile;
 mod lm_policy;
